@@ -1,0 +1,75 @@
+// swift-tools-version:6.0
+import Foundation
+import PackageDescription
+
+/// `BMOB_STRICT=1` (set by `make test`) turns warnings into errors and asks for explicit `Sendable`
+/// on public types. Both need unsafe flags, which SwiftPM refuses in a dependency, so they stay opt-in.
+let strict = ProcessInfo.processInfo.environment["BMOB_STRICT"] == "1"
+/// `BMOB_FUZZ=1` (set by `make fuzz`) adds the libFuzzer executables, which only link with `-sanitize=fuzzer`.
+let fuzz = ProcessInfo.processInfo.environment["BMOB_FUZZ"] == "1"
+
+var targets: [Target] = [
+    // System libraries: a module map and one shim header each.
+    .systemLibrary(name: "CSystemShims", path: "Sources/CSystemShims"),
+    .systemLibrary(
+        name: "CSQLite",
+        path: "Sources/CSQLite",
+        pkgConfig: "sqlite3",
+        providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+
+    // Shared by SDK and server: pure codecs and values, no sockets, no threads.
+    .target(name: "BmobWire"),
+
+    // Server.
+    .target(name: "BmobIO", dependencies: ["CSystemShims"]),
+    .target(name: "BmobHTTP", dependencies: ["BmobIO", "BmobWire"]),
+    .target(name: "BmobStore", dependencies: ["CSQLite", "BmobIO", "BmobWire"]),
+    .target(name: "BmobServer", dependencies: ["BmobHTTP", "BmobIO", "BmobStore", "BmobWire"]),
+    .executableTarget(name: "bmob", dependencies: ["BmobServer"]),
+    .target(name: "BmobTesting", dependencies: ["BmobServer", "BmobHTTP", "BmobIO", "BmobWire"]),
+
+    // Test support: a child process that the crash test kills mid-write.
+    .executableTarget(
+        name: "bmob-crash-writer",
+        dependencies: ["BmobStore", "BmobWire"],
+        path: "Tests/Support/CrashWriter"
+    ),
+
+    .testTarget(name: "BmobWireTests", dependencies: ["BmobWire"]),
+    .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
+    .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobWire"]),
+    .testTarget(name: "BmobStoreTests", dependencies: ["BmobStore", "BmobWire", "bmob-crash-writer"]),
+    .testTarget(name: "BmobServerTests", dependencies: ["BmobServer", "BmobTesting", "BmobHTTP", "BmobWire", "bmob"]),
+]
+
+if fuzz {
+    targets.append(.executableTarget(name: "FuzzHTTPParser", dependencies: ["BmobWire"], path: "Fuzz/HTTPParser"))
+}
+
+let package = Package(
+    name: "BmobSwiftSDK",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .executable(name: "bmob", targets: ["bmob"]),
+        .library(name: "BmobServer", targets: ["BmobServer"]),
+        .library(name: "BmobTesting", targets: ["BmobTesting"]),
+    ],
+    targets: targets,
+    swiftLanguageModes: [.v6]
+)
+
+// Strict settings in one loop over every Swift target.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings += [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    ]
+    if strict {
+        settings.append(.unsafeFlags(["-warnings-as-errors", "-require-explicit-sendable"]))
+    }
+    target.swiftSettings = settings
+}

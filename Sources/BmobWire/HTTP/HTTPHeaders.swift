@@ -1,0 +1,85 @@
+/// Header fields in arrival order. Lookups match names case-insensitively (ASCII), as RFC 9110 requires.
+package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    package typealias Element = (name: String, value: String)
+
+    private var fields: [(name: String, value: String)]
+
+    package init() {
+        fields = []
+    }
+
+    package init(_ fields: [(name: String, value: String)]) {
+        self.fields = fields
+    }
+
+    package init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    package var count: Int { fields.count }
+
+    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    /// The first value of the field `name`, or `nil`.
+    package subscript(name: String) -> String? {
+        for field in fields where Self.namesEqual(field.name, name) {
+            return field.value
+        }
+        return nil
+    }
+
+    /// Every value of the field `name`, in order.
+    package func values(for name: String) -> [String] {
+        fields.filter { Self.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    package func contains(_ name: String) -> Bool {
+        fields.contains { Self.namesEqual($0.name, name) }
+    }
+
+    package mutating func add(name: String, value: String) {
+        fields.append((name, value))
+    }
+
+    /// Removes every field called `name`, then adds one with `value`.
+    package mutating func replaceOrAdd(name: String, value: String) {
+        remove(name: name)
+        fields.append((name, value))
+    }
+
+    package mutating func remove(name: String) {
+        fields.removeAll { Self.namesEqual($0.name, name) }
+    }
+
+    /// Whether the comma-separated values of `name` contain `token`, compared case-insensitively.
+    package func containsToken(_ token: String, in name: String) -> Bool {
+        for value in values(for: name) {
+            for part in value.split(separator: ",") where Self.namesEqual(part.trimmingSpaces(), token) {
+                return true
+            }
+        }
+        return false
+    }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// ASCII case-insensitive equality without allocating.
+    package static func namesEqual(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
+        let left = lhs.utf8
+        let right = rhs.utf8
+        guard left.count == right.count else { return false }
+        for (a, b) in zip(left, right) where a != b {
+            guard lowercased(a) == lowercased(b) else { return false }
+        }
+        return true
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+}

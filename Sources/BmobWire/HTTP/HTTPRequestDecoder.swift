@@ -1,0 +1,462 @@
+/// Decodes HTTP/1.1 requests from a byte stream: a pure state machine, bytes in and events out.
+///
+/// Feed bytes with ``append(_:)`` as they arrive, then call ``next()`` until it returns `nil` (more bytes
+/// needed). Each request yields `.head`, zero or more `.body` pieces, then `.end`; the decoder then starts on
+/// the next pipelined request. After `.failure` the stream is unusable: answer with the error's status and
+/// close the connection.
+///
+/// The caller may change the body limit for the current request between `.head` and the following `next()`
+/// (per-route limits), and decides itself whether to send `100 Continue` (``HTTPRequestHead/expectsContinue``).
+package struct HTTPRequestDecoder: Sendable {
+    /// Size limits applied while decoding. Exceeding one fails the request with the status named here.
+    package struct Limits: Sendable, Equatable {
+        /// Request line plus header fields, in bytes (431; a request line alone above it gets 414).
+        package var maxHeaderBytes: Int
+        /// Number of header fields (431).
+        package var maxHeaderCount: Int
+        /// Body size unless the caller sets another limit for the request (413).
+        package var maxBodyBytes: Int
+
+        package init(maxHeaderBytes: Int = 16 * 1024, maxHeaderCount: Int = 128, maxBodyBytes: Int = 10 * 1024 * 1024) {
+            self.maxHeaderBytes = maxHeaderBytes
+            self.maxHeaderCount = maxHeaderCount
+            self.maxBodyBytes = maxBodyBytes
+        }
+    }
+
+    /// What the decoder found in the bytes so far.
+    package enum Event: Sendable, Equatable {
+        case head(HTTPRequestHead)
+        case body([UInt8])
+        case end
+        case failure(HTTPDecodeError)
+    }
+
+    private enum State: Sendable, Equatable {
+        case head
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers
+        case end
+        case failed(HTTPDecodeError)
+    }
+
+    /// Longest chunk-size line accepted (size, extensions and line ending).
+    private static let maxChunkLineBytes = 4096
+
+    package let limits: Limits
+    private var buffer: [UInt8] = []
+    /// First unread byte in `buffer`.
+    private var start = 0
+    /// How far the search for the end of the current head has got, so a split head is not rescanned.
+    private var scanned = 0
+    private var state = State.head
+    private var bodyLimit: Int
+    private var bodyReceived = 0
+    private var trailerBytes = 0
+
+    package init(limits: Limits = Limits()) {
+        self.limits = limits
+        self.bodyLimit = limits.maxBodyBytes
+    }
+
+    /// Bytes received but not yet decoded.
+    package var bufferedByteCount: Int { buffer.count - start }
+
+    /// Whether the decoder is between requests (nothing of a next request decoded yet).
+    package var isIdle: Bool { state == .head && scanned == 0 }
+
+    /// Adds received bytes.
+    package mutating func append(_ bytes: some Collection<UInt8>) {
+        if start > 0, start >= 4096, start * 2 >= buffer.count {
+            buffer.removeSubrange(0..<start)
+            start = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Sets the body limit of the request whose head was just returned.
+    package mutating func setBodyLimit(_ limit: Int) {
+        bodyLimit = limit
+    }
+
+    /// The next event, or `nil` when more bytes are needed.
+    package mutating func next() -> Event? {
+        switch state {
+        case .failed(let error):
+            return .failure(error)
+        case .head:
+            return decodeHead()
+        case .end:
+            state = .head
+            bodyLimit = limits.maxBodyBytes
+            bodyReceived = 0
+            return .end
+        case .fixedBody(let remaining):
+            if remaining > bodyLimit {
+                return fail(.payloadTooLarge, "request body is larger than \(bodyLimit) bytes")
+            }
+            let available = buffer.count - start
+            guard available > 0 else { return nil }
+            let count = min(available, remaining)
+            let piece = Array(buffer[start..<start + count])
+            start += count
+            state = remaining == count ? .end : .fixedBody(remaining: remaining - count)
+            return .body(piece)
+        case .chunkSize:
+            return decodeChunkSize()
+        case .chunkData(let remaining):
+            let available = buffer.count - start
+            guard available > 0 else { return nil }
+            let count = min(available, remaining)
+            let piece = Array(buffer[start..<start + count])
+            start += count
+            state = remaining == count ? .chunkDataEnd : .chunkData(remaining: remaining - count)
+            return .body(piece)
+        case .chunkDataEnd:
+            guard let lineEnd = findLineEnd(from: start, limit: 2) else {
+                if buffer.count - start >= 2 { return fail(.badRequest, "chunk data not followed by CRLF") }
+                return nil
+            }
+            guard lineEnd.contentEnd == start else { return fail(.badRequest, "chunk data not followed by CRLF") }
+            start = lineEnd.next
+            state = .chunkSize
+            return next()
+        case .trailers:
+            return decodeTrailers()
+        }
+    }
+
+    private mutating func fail(_ status: HTTPStatus, _ reason: String) -> Event {
+        let error = HTTPDecodeError(status, reason)
+        state = .failed(error)
+        return .failure(error)
+    }
+
+    /// A line ending found in the buffer: where the line's content ends and where the next line starts.
+    private struct LineEnd {
+        var contentEnd: Int
+        var next: Int
+    }
+
+    /// Finds LF or CRLF starting at `from`, looking at no more than `limit` bytes. A CR not followed by LF
+    /// is left for the caller to reject as part of the line content.
+    private func findLineEnd(from: Int, limit: Int) -> LineEnd? {
+        let end = min(buffer.count, from + limit)
+        var index = from
+        while index < end {
+            if buffer[index] == 0x0A {
+                let contentEnd = index > from && buffer[index - 1] == 0x0D ? index - 1 : index
+                return LineEnd(contentEnd: contentEnd, next: index + 1)
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    // MARK: - Head
+
+    private mutating func decodeHead() -> Event? {
+        // RFC 9112 §2.2: ignore empty lines before a request line (some clients send CRLF after a body).
+        if scanned == 0 {
+            while start < buffer.count, buffer[start] == 0x0D || buffer[start] == 0x0A {
+                start += 1
+            }
+        }
+        guard start < buffer.count else { return nil }
+        guard let headEnd = findHeadEnd() else {
+            if buffer.count - start > limits.maxHeaderBytes {
+                if findLineEnd(from: start, limit: limits.maxHeaderBytes) == nil {
+                    return fail(.uriTooLong, "request line is longer than \(limits.maxHeaderBytes) bytes")
+                }
+                return fail(.requestHeaderFieldsTooLarge, "header block is larger than \(limits.maxHeaderBytes) bytes")
+            }
+            return nil
+        }
+        if headEnd - start > limits.maxHeaderBytes {
+            return fail(.requestHeaderFieldsTooLarge, "header block is larger than \(limits.maxHeaderBytes) bytes")
+        }
+        let result = parseHead(start..<headEnd)
+        start = headEnd
+        scanned = 0
+        switch result {
+        case .failure(let error):
+            state = .failed(error)
+            return .failure(error)
+        case .success(let head):
+            bodyLimit = limits.maxBodyBytes
+            bodyReceived = 0
+            if head.isChunked {
+                state = .chunkSize
+            } else if let length = head.contentLength, length > 0 {
+                state = .fixedBody(remaining: length)
+            } else {
+                state = .end
+            }
+            return .head(head)
+        }
+    }
+
+    /// The index just past the empty line that ends the head, or `nil` if it has not arrived.
+    private mutating func findHeadEnd() -> Int? {
+        var index = start + max(scanned, 0)
+        while index < buffer.count {
+            if buffer[index] == 0x0A {
+                // The head ends at an empty line: LF LF or LF CR LF.
+                if index >= start + 1, buffer[index - 1] == 0x0A { return index + 1 }
+                if index >= start + 2, buffer[index - 1] == 0x0D, buffer[index - 2] == 0x0A { return index + 1 }
+            }
+            index += 1
+        }
+        scanned = buffer.count - start
+        return nil
+    }
+
+    private func parseHead(_ range: Range<Int>) -> Result<HTTPRequestHead, HTTPDecodeError> {
+        var lines: [Range<Int>] = []
+        var lineStart = range.lowerBound
+        while lineStart < range.upperBound, let end = findLineEnd(from: lineStart, limit: range.upperBound - lineStart) {
+            if end.contentEnd == lineStart { break }  // the empty line ending the head
+            lines.append(lineStart..<end.contentEnd)
+            lineStart = end.next
+        }
+        guard let requestLine = lines.first else {
+            return .failure(HTTPDecodeError(.badRequest, "missing request line"))
+        }
+        if lines.count - 1 > limits.maxHeaderCount {
+            return .failure(HTTPDecodeError(.requestHeaderFieldsTooLarge, "more than \(limits.maxHeaderCount) header fields"))
+        }
+        var head: HTTPRequestHead
+        switch parseRequestLine(requestLine) {
+        case .success(let parsed): head = parsed
+        case .failure(let error): return .failure(error)
+        }
+        var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(lines.count - 1)
+        for line in lines.dropFirst() {
+            switch parseField(line) {
+            case .success(let field): fields.append(field)
+            case .failure(let error): return .failure(error)
+            }
+        }
+        head.headers = HTTPHeaders(fields)
+        return decideFraming(&head).map { head }
+    }
+
+    private func parseRequestLine(_ line: Range<Int>) -> Result<HTTPRequestHead, HTTPDecodeError> {
+        var index = line.lowerBound
+        let methodStart = index
+        while index < line.upperBound, Self.isTokenByte(buffer[index]) { index += 1 }
+        guard index > methodStart, index < line.upperBound, buffer[index] == 0x20 else {
+            return .failure(HTTPDecodeError(.badRequest, "malformed request line"))
+        }
+        let method = String(decoding: buffer[methodStart..<index], as: UTF8.self)
+        index += 1
+        let targetStart = index
+        while index < line.upperBound, buffer[index] != 0x20 {
+            let byte = buffer[index]
+            guard byte > 0x20, byte != 0x7F else {
+                return .failure(HTTPDecodeError(.badRequest, "invalid character in request target"))
+            }
+            index += 1
+        }
+        guard index > targetStart, index < line.upperBound else {
+            return .failure(HTTPDecodeError(.badRequest, "malformed request line"))
+        }
+        let target = String(decoding: buffer[targetStart..<index], as: UTF8.self)
+        index += 1
+        let versionBytes = buffer[index..<line.upperBound]
+        guard versionBytes.count == 8, versionBytes.starts(with: "HTTP/".utf8),
+            let major = Self.digit(versionBytes[index + 5]), versionBytes[index + 6] == UInt8(ascii: "."),
+            let minor = Self.digit(versionBytes[index + 7])
+        else {
+            return .failure(HTTPDecodeError(.badRequest, "malformed HTTP version"))
+        }
+        guard major == 1, minor <= 1 else {
+            return .failure(HTTPDecodeError(.httpVersionNotSupported, "HTTP/\(major).\(minor) is not supported"))
+        }
+        guard target.first == "/" || target == "*" || target.contains("://") else {
+            return .failure(HTTPDecodeError(.badRequest, "malformed request target"))
+        }
+        return .success(
+            HTTPRequestHead(method: HTTPMethod(rawValue: method), target: target, version: HTTPVersion(major: major, minor: minor))
+        )
+    }
+
+    private func parseField(_ line: Range<Int>) -> Result<(name: String, value: String), HTTPDecodeError> {
+        let first = buffer[line.lowerBound]
+        if first == 0x20 || first == 0x09 {
+            return .failure(HTTPDecodeError(.badRequest, "obsolete header line folding"))
+        }
+        var index = line.lowerBound
+        while index < line.upperBound, Self.isTokenByte(buffer[index]) { index += 1 }
+        guard index > line.lowerBound, index < line.upperBound, buffer[index] == UInt8(ascii: ":") else {
+            return .failure(HTTPDecodeError(.badRequest, "malformed header field"))
+        }
+        let name = String(decoding: buffer[line.lowerBound..<index], as: UTF8.self)
+        index += 1
+        var valueStart = index
+        var valueEnd = line.upperBound
+        while valueStart < valueEnd, buffer[valueStart] == 0x20 || buffer[valueStart] == 0x09 { valueStart += 1 }
+        while valueEnd > valueStart, buffer[valueEnd - 1] == 0x20 || buffer[valueEnd - 1] == 0x09 { valueEnd -= 1 }
+        for position in valueStart..<valueEnd {
+            let byte = buffer[position]
+            if byte == 0x0D || byte == 0x00 || (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+                return .failure(HTTPDecodeError(.badRequest, "invalid character in header \(name)"))
+            }
+        }
+        return .success((name, String(decoding: buffer[valueStart..<valueEnd], as: UTF8.self)))
+    }
+
+    /// RFC 9112 §6: Transfer-Encoding wins over Content-Length, but a request carrying both is rejected
+    /// outright, since the two framings disagreeing is how request smuggling starts.
+    private func decideFraming(_ head: inout HTTPRequestHead) -> Result<Void, HTTPDecodeError> {
+        let transferEncodings = head.headers.values(for: "Transfer-Encoding")
+        let contentLengths = head.headers.values(for: "Content-Length")
+        if !transferEncodings.isEmpty {
+            guard contentLengths.isEmpty else {
+                return .failure(HTTPDecodeError(.badRequest, "both Content-Length and Transfer-Encoding"))
+            }
+            guard head.version == .http1_1 else {
+                return .failure(HTTPDecodeError(.badRequest, "Transfer-Encoding in an HTTP/1.0 request"))
+            }
+            let codings = transferEncodings.flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingSpaces().lowercased() }
+                .filter { !$0.isEmpty }
+            guard codings.last == "chunked" else {
+                if codings.allSatisfy({ $0 == "chunked" || $0 == "identity" }) {
+                    return .failure(HTTPDecodeError(.badRequest, "chunked must be the final transfer coding"))
+                }
+                return .failure(HTTPDecodeError(.notImplemented, "unsupported transfer coding"))
+            }
+            guard codings.dropLast().allSatisfy({ $0 == "identity" }) else {
+                return .failure(HTTPDecodeError(.notImplemented, "unsupported transfer coding"))
+            }
+            head.isChunked = true
+            return .success(())
+        }
+        var length: Int?
+        for value in contentLengths {
+            for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+                let digits = part.trimmingSpaces()
+                guard !digits.isEmpty, digits.count <= 18, digits.utf8.allSatisfy({ Self.digit($0) != nil }),
+                    let parsed = Int(digits)
+                else {
+                    return .failure(HTTPDecodeError(.badRequest, "malformed Content-Length"))
+                }
+                if let length, length != parsed {
+                    return .failure(HTTPDecodeError(.badRequest, "conflicting Content-Length values"))
+                }
+                length = parsed
+            }
+        }
+        head.contentLength = length
+        return .success(())
+    }
+
+    // MARK: - Chunked body
+
+    private mutating func decodeChunkSize() -> Event? {
+        guard let lineEnd = findLineEnd(from: start, limit: Self.maxChunkLineBytes) else {
+            if buffer.count - start >= Self.maxChunkLineBytes {
+                return fail(.badRequest, "chunk size line too long")
+            }
+            return nil
+        }
+        var index = start
+        var size = 0
+        var digits = 0
+        while index < lineEnd.contentEnd, let value = Self.hexDigit(buffer[index]) {
+            guard digits < 15 else { return fail(.badRequest, "chunk size too large") }
+            size = size << 4 | value
+            digits += 1
+            index += 1
+        }
+        guard digits > 0 else { return fail(.badRequest, "malformed chunk size") }
+        // Anything after the size must be whitespace or a chunk extension, which is ignored.
+        while index < lineEnd.contentEnd, buffer[index] == 0x20 || buffer[index] == 0x09 { index += 1 }
+        if index < lineEnd.contentEnd, buffer[index] != UInt8(ascii: ";") {
+            return fail(.badRequest, "malformed chunk size")
+        }
+        for position in index..<lineEnd.contentEnd where buffer[position] == 0x0D || buffer[position] == 0x00 {
+            return fail(.badRequest, "invalid character in chunk extension")
+        }
+        start = lineEnd.next
+        if size == 0 {
+            state = .trailers
+            trailerBytes = 0
+            return next()
+        }
+        guard size <= bodyLimit - bodyReceived else {
+            return fail(.payloadTooLarge, "request body is larger than \(bodyLimit) bytes")
+        }
+        bodyReceived += size
+        state = .chunkData(remaining: size)
+        return next()
+    }
+
+    /// Trailer fields are read and dropped; they count against the header size limit.
+    private mutating func decodeTrailers() -> Event? {
+        while true {
+            let remainingAllowance = limits.maxHeaderBytes - trailerBytes
+            guard let lineEnd = findLineEnd(from: start, limit: max(remainingAllowance, 0) + 2) else {
+                if buffer.count - start > remainingAllowance {
+                    return fail(.requestHeaderFieldsTooLarge, "trailer fields are larger than \(limits.maxHeaderBytes) bytes")
+                }
+                return nil
+            }
+            let isEmpty = lineEnd.contentEnd == start
+            if !isEmpty, case .failure(let error) = parseField(start..<lineEnd.contentEnd) {
+                state = .failed(error)
+                return .failure(error)
+            }
+            trailerBytes += lineEnd.next - start
+            start = lineEnd.next
+            if isEmpty {
+                state = .end
+                return next()
+            }
+        }
+    }
+
+    // MARK: - Bytes
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func digit(_ byte: UInt8) -> Int? {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte - UInt8(ascii: "0")) : nil
+    }
+
+    private static func hexDigit(_ byte: UInt8) -> Int? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): Int(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    package func trimmingSpaces() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
+        return String(slice)
+    }
+}

@@ -1,0 +1,84 @@
+extension JSONValue {
+    /// The compact JSON text of this value, with object keys in sorted order so output is deterministic.
+    package var jsonString: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        appendJSON(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The compact JSON text as UTF-8 bytes.
+    package var jsonBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(64)
+        appendJSON(to: &bytes)
+        return bytes
+    }
+
+    /// Appends the compact JSON text of this value to `bytes`.
+    package func appendJSON(to bytes: inout [UInt8]) {
+        switch self {
+        case .null:
+            bytes.append(contentsOf: "null".utf8)
+        case .bool(let value):
+            bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value):
+            bytes.append(contentsOf: String(value).utf8)
+        case .double(let value):
+            Self.appendDouble(value, to: &bytes)
+        case .string(let value):
+            Self.appendString(value, to: &bytes)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+                element.appendJSON(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            for (offset, key) in members.keys.sorted().enumerated() {
+                if offset > 0 { bytes.append(UInt8(ascii: ",")) }
+                Self.appendString(key, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                members[key]!.appendJSON(to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Integral doubles print without a fraction (`3`, not `3.0`), as JavaScript clients expect;
+    /// non-finite values have no JSON form and print as `null`.
+    private static func appendDouble(_ value: Double, to bytes: inout [UInt8]) {
+        guard value.isFinite else {
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
+        if value == value.rounded(), abs(value) < 9.007_199_254_740_992e15 {
+            bytes.append(contentsOf: String(Int64(value)).utf8)
+        } else {
+            bytes.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private static func appendString(_ value: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

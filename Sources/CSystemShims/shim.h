@@ -1,0 +1,136 @@
+#ifndef CSYSTEMSHIMS_H
+#define CSYSTEMSHIMS_H
+
+#include <pthread.h>
+#include <string.h>
+
+// System calls and constants Swift cannot import directly: epoll, eventfd, accept4, and a few macros.
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+
+static inline int CSystemShims_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+static inline int CSystemShims_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event event;
+    event.events = events;
+    event.data.u64 = data;
+    return epoll_ctl(epfd, op, fd, &event);
+}
+
+/// Waits for events and copies them into two parallel arrays, so Swift never sees the packed `epoll_event`.
+static inline int CSystemShims_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int max, int timeout) {
+    struct epoll_event buffer[256];
+    if (max > 256) max = 256;
+    int count = epoll_wait(epfd, buffer, max, timeout);
+    for (int i = 0; i < count; i++) {
+        events[i] = buffer[i].events;
+        data[i] = buffer[i].data.u64;
+    }
+    return count;
+}
+
+static inline int CSystemShims_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+static const uint32_t CSystemShims_EPOLLIN = EPOLLIN;
+static const uint32_t CSystemShims_EPOLLOUT = EPOLLOUT;
+static const uint32_t CSystemShims_EPOLLERR = EPOLLERR;
+static const uint32_t CSystemShims_EPOLLHUP = EPOLLHUP;
+static const uint32_t CSystemShims_EPOLLRDHUP = EPOLLRDHUP;
+static const int CSystemShims_EPOLL_CTL_ADD = EPOLL_CTL_ADD;
+static const int CSystemShims_EPOLL_CTL_MOD = EPOLL_CTL_MOD;
+static const int CSystemShims_EPOLL_CTL_DEL = EPOLL_CTL_DEL;
+#endif
+
+/// `accept4` where it exists; elsewhere `accept` followed by `fcntl`.
+static inline int CSystemShims_accept_nonblocking(int fd, struct sockaddr *address, socklen_t *length) {
+#ifdef __linux__
+    return accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+#else
+    int client = accept(fd, address, length);
+    if (client >= 0) {
+        fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK);
+        fcntl(client, F_SETFD, FD_CLOEXEC);
+    }
+    return client;
+#endif
+}
+
+/// A non-blocking, close-on-exec TCP socket.
+static inline int CSystemShims_socket_tcp(int family) {
+#ifdef __linux__
+    return socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+#else
+    int fd = socket(family, SOCK_STREAM, 0);
+    if (fd >= 0) {
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
+    return fd;
+#endif
+}
+
+/// `send` that never raises SIGPIPE.
+static inline ssize_t CSystemShims_send(int fd, const void *buffer, size_t length) {
+#ifdef MSG_NOSIGNAL
+    return send(fd, buffer, length, MSG_NOSIGNAL);
+#else
+    return send(fd, buffer, length, 0);
+#endif
+}
+
+static inline int CSystemShims_set_nonblocking(int fd) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+static inline int CSystemShims_set_cloexec(int fd) { return fcntl(fd, F_SETFD, FD_CLOEXEC); }
+
+static inline int CSystemShims_pipe_nonblocking(int fds[2]) {
+    if (pipe(fds) != 0) return -1;
+    for (int i = 0; i < 2; i++) {
+        CSystemShims_set_nonblocking(fds[i]);
+        CSystemShims_set_cloexec(fds[i]);
+    }
+    return 0;
+}
+
+static inline int CSystemShims_errno(void) { return errno; }
+
+#ifdef __linux__
+// Declared here rather than defining _GNU_SOURCE, which would make glibc types differ from SwiftGlibc's.
+extern int pthread_setname_np(pthread_t thread, const char *name);
+#endif
+
+/// Names the calling thread (at most 15 characters are kept on Linux).
+static inline void CSystemShims_set_thread_name(const char *name) {
+#ifdef __linux__
+    char truncated[16];
+    strncpy(truncated, name, 15);
+    truncated[15] = 0;
+    pthread_setname_np(pthread_self(), truncated);
+#elif defined(__APPLE__)
+    pthread_setname_np(name);
+#endif
+}
+
+static const short CSystemShims_POLLIN = POLLIN;
+static const short CSystemShims_POLLOUT = POLLOUT;
+static const short CSystemShims_POLLERR = POLLERR;
+static const short CSystemShims_POLLHUP = POLLHUP;
+static const short CSystemShims_POLLNVAL = POLLNVAL;
+
+#endif
