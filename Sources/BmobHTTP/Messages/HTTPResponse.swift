@@ -1,0 +1,29 @@
+package import BmobWire
+
+/// A complete response. `Content-Length`, `Date` and `Connection` are added by the server.
+package struct HTTPResponse: Sendable {
+    package var status: HTTPStatus
+    package var headers: HTTPHeaders
+    package var body: [UInt8]
+    /// Close the connection after this response even if the client wants to keep it.
+    package var closeConnection: Bool
+
+    package init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], closeConnection: Bool = false) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.closeConnection = closeConnection
+    }
+
+    /// A JSON response (`Content-Type: application/json; charset=utf-8`).
+    package static func json(_ value: JSONValue, status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        headers.replaceOrAdd(name: "Content-Type", value: "application/json; charset=utf-8")
+        return HTTPResponse(status: status, headers: headers, body: value.jsonBytes)
+    }
+
+    /// A plain-text response.
+    package static func text(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))
+    }
+}

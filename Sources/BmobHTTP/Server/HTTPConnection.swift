@@ -1,0 +1,229 @@
+import BmobIO
+import BmobWire
+
+/// One client connection: decodes requests, runs them one at a time in order (pipelined requests wait their
+/// turn), writes responses, and enforces timeouts. Loop-confined.
+final class HTTPConnection: ChannelHandler {
+    /// What the connection is waiting for; decides which timeout applies.
+    private enum Phase {
+        /// Between requests, nothing of the next one received.
+        case idle
+        /// Part of a head received.
+        case head
+        /// Head complete, body arriving.
+        case body
+        /// A request is being answered.
+        case responding
+    }
+
+    let channel: Channel
+    private let shared: HTTPServer.Shared
+    private let state: ServerLoopState
+    private var decoder: HTTPRequestDecoder
+    private var phase = Phase.idle
+    private var currentHead: HTTPRequestHead?
+    private var currentBody: [UInt8] = []
+    /// When the current phase times out (monotonic nanoseconds).
+    private var deadline: UInt64 = 0
+    /// The deadline the armed timer fires at, if one is armed.
+    private var timerDeadline: UInt64?
+    /// Stop after the response in flight (shutdown, or an error that ends the connection).
+    private(set) var closeAfterResponse = false
+    /// Bytes buffered unread beyond which reading pauses while a request is answered.
+    private static let pipelineBufferLimit = 64 * 1024
+
+    init(channel: Channel, shared: HTTPServer.Shared, state: ServerLoopState) {
+        self.channel = channel
+        self.shared = shared
+        self.state = state
+        self.decoder = HTTPRequestDecoder(limits: shared.configuration.limits)
+        setDeadline(after: shared.idleTimeout)
+    }
+
+    /// Whether the connection is between requests (safe to close at shutdown).
+    var isIdle: Bool { phase == .idle && decoder.isIdle }
+
+    // MARK: - ChannelHandler
+
+    func channelRead(_ channel: Channel, _ bytes: UnsafeRawBufferPointer) {
+        decoder.append(bytes)
+        if phase == .idle {
+            phase = .head
+            setDeadline(after: shared.headerTimeout)
+        }
+        processInput()
+    }
+
+    func channelInputClosed(_ channel: Channel) {
+        // The client finished sending. Answer what is complete; otherwise there is nothing left to do.
+        if phase == .responding {
+            closeAfterResponse = true
+        } else {
+            channel.close()
+        }
+    }
+
+    func channelWritesDrained(_ channel: Channel) {
+        if phase != .responding, channel.isOpen {
+            channel.resumeReading()
+        }
+    }
+
+    func channelClosed(_ channel: Channel) {
+        state.connectionClosed(self)
+    }
+
+    // MARK: - Decoding
+
+    private func processInput() {
+        while phase != .responding, channel.isOpen, !channel.isClosing {
+            guard let event = decoder.next() else { break }
+            switch event {
+            case .head(let head):
+                currentHead = head
+                currentBody = []
+                let limit = shared.responder.bodyLimit(for: head) ?? shared.configuration.limits.maxBodyBytes
+                decoder.setBodyLimit(limit)
+                if let length = head.contentLength, length > limit {
+                    sendError(.payloadTooLarge, "request body is larger than \(limit) bytes")
+                    return
+                }
+                if head.expectsContinue {
+                    channel.write(HTTPResponseEncoder.continueResponse)
+                }
+                if head.hasBody {
+                    currentBody.reserveCapacity(min(head.contentLength ?? 0, 1 << 20))
+                    phase = .body
+                    setDeadline(after: shared.bodyTimeout)
+                }
+            case .body(let bytes):
+                currentBody.append(contentsOf: bytes)
+                setDeadline(after: shared.bodyTimeout)
+            case .end:
+                guard let head = currentHead else { continue }
+                currentHead = nil
+                dispatch(HTTPRequest(head: head, body: currentBody, remoteAddress: channel.remoteAddress))
+                currentBody = []
+            case .failure(let error):
+                sendError(error.status, error.reason)
+                return
+            }
+        }
+        if phase == .responding, decoder.bufferedByteCount > Self.pipelineBufferLimit {
+            channel.pauseReading()
+        }
+    }
+
+    // MARK: - Responding
+
+    private func dispatch(_ request: HTTPRequest) {
+        phase = .responding
+        state.requestStarted()
+        let responder = shared.responder
+        let bound = LoopBound(self, loop: channel.loop)
+        Task(executorPreference: channel.loop) {
+            let response: HTTPResponse
+            do {
+                response = try await responder.respond(to: request)
+            } catch let error as any HTTPResponseError {
+                response = error.response
+            } catch {
+                var failure = responder.errorResponse(status: .internalServerError, message: "internal server error")
+                failure.closeConnection = true
+                response = failure
+            }
+            bound.value.finish(response, for: request.head)
+        }
+    }
+
+    private func finish(_ response: HTTPResponse, for head: HTTPRequestHead) {
+        state.requestFinished()
+        guard channel.isOpen else { return }
+        let keepAlive = head.keepAlive && !response.closeConnection && !closeAfterResponse && !state.isShuttingDown
+        var bytes: [UInt8] = []
+        HTTPResponseEncoder.encode(
+            HTTPResponseHead(status: response.status, headers: response.headers),
+            body: response.body,
+            keepAlive: keepAlive,
+            date: state.dateCache.current,
+            omitBody: head.method == .head,
+            into: &bytes
+        )
+        channel.write(bytes)
+        guard keepAlive else {
+            channel.closeAfterPendingWrites()
+            return
+        }
+        phase = decoder.bufferedByteCount > 0 ? .head : .idle
+        setDeadline(after: phase == .idle ? shared.idleTimeout : shared.headerTimeout)
+        if channel.pendingWriteBytes == 0 {
+            channel.resumeReading()
+        }
+        processInput()
+    }
+
+    /// Answers a request the server rejects itself, then closes.
+    private func sendError(_ status: HTTPStatus, _ message: String) {
+        var response = shared.responder.errorResponse(status: status, message: message)
+        response.closeConnection = true
+        phase = .responding
+        currentHead = nil
+        currentBody = []
+        var bytes: [UInt8] = []
+        HTTPResponseEncoder.encode(
+            HTTPResponseHead(status: response.status, headers: response.headers),
+            body: response.body,
+            keepAlive: false,
+            date: state.dateCache.current,
+            into: &bytes
+        )
+        channel.write(bytes)
+        channel.closeAfterPendingWrites()
+    }
+
+    /// Called at shutdown: idle connections close now, busy ones after their response.
+    func beginShutdown() {
+        if isIdle {
+            channel.close()
+        } else {
+            closeAfterResponse = true
+        }
+    }
+
+    // MARK: - Timeouts
+
+    /// Moves the deadline. The single timer is only re-armed when the new deadline is earlier than the armed
+    /// one; a later deadline is picked up when the timer fires, so requests do not churn the timer heap.
+    private func setDeadline(after nanoseconds: UInt64) {
+        deadline = Posix.monotonicNanoseconds() &+ nanoseconds
+        if let armed = timerDeadline, armed <= deadline { return }
+        armTimer(at: deadline)
+    }
+
+    private func armTimer(at when: UInt64) {
+        timerDeadline = when
+        let now = Posix.monotonicNanoseconds()
+        channel.loop.scheduleTimer(afterNanoseconds: when > now ? when - now : 0) { [weak self] in
+            self?.timerFired(armedFor: when)
+        }
+    }
+
+    private func timerFired(armedFor when: UInt64) {
+        guard timerDeadline == when, channel.isOpen, !channel.isClosing else { return }
+        timerDeadline = nil
+        let now = Posix.monotonicNanoseconds()
+        if now < deadline {
+            armTimer(at: deadline)
+            return
+        }
+        switch phase {
+        case .idle:
+            channel.close()
+        case .head, .body:
+            sendError(.requestTimeout, "request not received in time")
+        case .responding:
+            // The handler owns this time; check again later.
+            armTimer(at: now &+ shared.idleTimeout)
+        }
+    }
+}

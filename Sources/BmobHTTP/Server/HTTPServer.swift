@@ -1,0 +1,152 @@
+package import BmobIO
+import BmobWire
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server on BmobIO: one event loop per core, each with its own `SO_REUSEPORT` listener, keep-alive,
+/// pipelining, limits and timeouts, and graceful shutdown.
+///
+/// ```swift
+/// let server = try await HTTPServer.start(configuration: .init(port: 0), responder: router)
+/// print(server.localAddress)
+/// try await server.run()   // until the task is cancelled, then drains and stops
+/// ```
+package final class HTTPServer: Sendable {
+    /// State every connection on every loop reads.
+    final class Shared: Sendable {
+        let configuration: HTTPServerConfiguration
+        let responder: any HTTPResponder
+        let headerTimeout: UInt64
+        let bodyTimeout: UInt64
+        let idleTimeout: UInt64
+        private let openConnections = Atomic<Int>(0)
+
+        init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
+            self.configuration = configuration
+            self.responder = responder
+            self.headerTimeout = configuration.headerTimeout.nanoseconds
+            self.bodyTimeout = configuration.bodyTimeout.nanoseconds
+            self.idleTimeout = configuration.idleTimeout.nanoseconds
+        }
+
+        /// Counts a new connection unless the server is full.
+        func admitConnection() -> Bool {
+            let count = openConnections.add(1, ordering: .relaxed).newValue
+            if count > configuration.maxConnections {
+                openConnections.subtract(1, ordering: .relaxed)
+                return false
+            }
+            return true
+        }
+
+        func releaseConnection() {
+            openConnections.subtract(1, ordering: .relaxed)
+        }
+
+        var connectionCount: Int { openConnections.load(ordering: .relaxed) }
+
+    }
+
+    private let shared: Shared
+    private let group: EventLoopGroup
+    private let states: [LoopBound<ServerLoopState>]
+    /// The address the server listens on (the real port when port 0 was configured).
+    package let localAddress: SocketAddress
+    private let stopSignal = AsyncStream<Void>.makeStream()
+    private let stopped = Mutex(false)
+
+    private init(shared: Shared, group: EventLoopGroup, states: [LoopBound<ServerLoopState>], localAddress: SocketAddress) {
+        self.shared = shared
+        self.group = group
+        self.states = states
+        self.localAddress = localAddress
+    }
+
+    /// Binds every loop's listener and starts accepting.
+    ///
+    /// - Throws: ``IOError`` when the address is invalid (`EINVAL`) or the port is taken (`EADDRINUSE`).
+    package static func start(configuration: HTTPServerConfiguration, responder: any HTTPResponder) async throws -> HTTPServer {
+        guard let requested = SocketAddress(host: configuration.host, port: UInt16(clamping: configuration.port)),
+            (0...65535).contains(configuration.port)
+        else {
+            throw IOError(code: .invalidArgument, function: "listen on \(configuration.host):\(configuration.port)")
+        }
+        // Every listener sets SO_REUSEPORT, which would also let us join another process's listeners on the
+        // same port. A plain bind first proves the port is free (and picks it when port 0 was asked for).
+        let address = try probeFreePort(requested)
+        let group = try EventLoopGroup(loopCount: configuration.loopCount, selectorKind: configuration.selectorKind)
+        let shared = Shared(configuration: configuration, responder: responder)
+        var states: [LoopBound<ServerLoopState>] = []
+        do {
+            for loop in group.loops {
+                let state = try await loop.submit { () throws -> LoopBound<ServerLoopState> in
+                    let state = ServerLoopState(loop: loop, shared: shared)
+                    let listener = try TCPListener(loop: loop, address: address, reusePort: true) { fd, peer in
+                        state.accepted(fd: fd, address: peer)
+                    }
+                    try listener.start()
+                    state.listener = listener
+                    return LoopBound(state, loop: loop)
+                }
+                states.append(state)
+            }
+        } catch {
+            for state in states {
+                try? await state.loop.submit { state.value.closeAll(); state.value.listener?.close() }
+            }
+            group.shutdown()
+            throw error
+        }
+        return HTTPServer(shared: shared, group: group, states: states, localAddress: address)
+    }
+
+    private static func probeFreePort(_ address: SocketAddress) throws(IOError) -> SocketAddress {
+        let fd = try Posix.socketTCP(family: address.family == .ipv4 ? AF_INET : AF_INET6)
+        defer { Posix.close(fd) }
+        try Posix.bind(fd, to: address)
+        var bound = try Posix.localAddress(fd)
+        bound.bytes = address.bytes
+        return bound
+    }
+
+    /// Open connections across all loops.
+    package var connectionCount: Int { shared.connectionCount }
+
+    /// Serves until the calling task is cancelled or ``shutdown()`` is called, then shuts down gracefully.
+    package func run() async {
+        let signal = stopSignal
+        await withTaskCancellationHandler {
+            for await _ in signal.stream {}
+        } onCancel: {
+            signal.continuation.finish()
+        }
+        await shutdown()
+    }
+
+    /// Stops accepting, lets in-flight requests finish (up to the grace period), closes every connection
+    /// and stops the loops. Safe to call more than once.
+    package func shutdown() async {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        stopSignal.continuation.finish()
+        guard first else { return }
+        for state in states {
+            try? await state.loop.submit { state.value.beginShutdown() }
+        }
+        let grace = ContinuousClock.now.advanced(by: shared.configuration.shutdownGracePeriod)
+        while shared.connectionCount > 0, ContinuousClock.now < grace {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        for state in states {
+            try? await state.loop.submit { state.value.closeAll() }
+        }
+        group.shutdown()
+    }
+}

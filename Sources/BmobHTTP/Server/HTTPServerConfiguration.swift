@@ -1,0 +1,59 @@
+package import BmobIO
+package import BmobWire
+
+/// How an ``HTTPServer`` listens and what it tolerates.
+package struct HTTPServerConfiguration: Sendable {
+    /// Numeric host to bind (`127.0.0.1`, `0.0.0.0`, `::`); `localhost` means `127.0.0.1`.
+    package var host: String
+    /// Port to bind; 0 picks a free one (see ``HTTPServer/localAddress``).
+    package var port: Int
+    /// Event loops, each with its own `SO_REUSEPORT` listener; defaults to one per core.
+    package var loopCount: Int
+    /// The selector the loops use.
+    package var selectorKind: SelectorKind
+    /// Header and default body limits.
+    package var limits: HTTPRequestDecoder.Limits
+    /// Time allowed to receive a complete head once a request has started (408 after it).
+    package var headerTimeout: Duration
+    /// Time allowed between two pieces of a request body (408 after it).
+    package var bodyTimeout: Duration
+    /// Time a keep-alive connection may sit idle between requests before it is closed.
+    package var idleTimeout: Duration
+    /// Open connections at most; more are answered 503 and closed.
+    package var maxConnections: Int
+    /// How long shutdown waits for in-flight requests before closing their connections.
+    package var shutdownGracePeriod: Duration
+
+    package init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        loopCount: Int = EventLoopGroup.coreCount,
+        selectorKind: SelectorKind = .platformDefault,
+        limits: HTTPRequestDecoder.Limits = HTTPRequestDecoder.Limits(),
+        headerTimeout: Duration = .seconds(10),
+        bodyTimeout: Duration = .seconds(30),
+        idleTimeout: Duration = .seconds(60),
+        maxConnections: Int = 10_000,
+        shutdownGracePeriod: Duration = .seconds(10)
+    ) {
+        self.host = host
+        self.port = port
+        self.loopCount = loopCount
+        self.selectorKind = selectorKind
+        self.limits = limits
+        self.headerTimeout = headerTimeout
+        self.bodyTimeout = bodyTimeout
+        self.idleTimeout = idleTimeout
+        self.maxConnections = maxConnections
+        self.shutdownGracePeriod = shutdownGracePeriod
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, clamped to zero.
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        guard seconds >= 0 else { return 0 }
+        return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,84 @@
+import BmobIO
+import BmobWire
+
+/// What an ``HTTPServer`` keeps on each of its loops: listener, connections, counters. Loop-confined.
+final class ServerLoopState {
+    let loop: EventLoop
+    var listener: TCPListener?
+    private(set) var connections: [ObjectIdentifier: HTTPConnection] = [:]
+    private(set) var inFlightRequests = 0
+    private(set) var isShuttingDown = false
+    let dateCache = HTTPDateCache()
+    private let shared: HTTPServer.Shared
+
+    init(loop: EventLoop, shared: HTTPServer.Shared) {
+        self.loop = loop
+        self.shared = shared
+    }
+
+    /// Takes an accepted socket: admits it, or answers 503 when the server is full or closing.
+    func accepted(fd: Int32, address: SocketAddress) {
+        let channel = Channel(fd: fd, loop: loop, remoteAddress: address)
+        guard !isShuttingDown, shared.admitConnection() else {
+            rejectFull(channel)
+            return
+        }
+        let connection = HTTPConnection(channel: channel, shared: shared, state: self)
+        channel.handler = connection
+        connections[ObjectIdentifier(connection)] = connection
+        do {
+            try channel.activate()
+        } catch {
+            channel.close()
+        }
+    }
+
+    private func rejectFull(_ channel: Channel) {
+        var response = shared.responder.errorResponse(status: .serviceUnavailable, message: "too many connections")
+        response.closeConnection = true
+        var bytes: [UInt8] = []
+        HTTPResponseEncoder.encode(
+            HTTPResponseHead(status: response.status, headers: response.headers),
+            body: response.body,
+            keepAlive: false,
+            date: dateCache.current,
+            into: &bytes
+        )
+        do {
+            try channel.activate()
+            channel.write(bytes)
+            channel.closeAfterPendingWrites(lingerNanoseconds: 500_000_000)
+        } catch {
+            channel.close()
+        }
+    }
+
+    func connectionClosed(_ connection: HTTPConnection) {
+        if connections.removeValue(forKey: ObjectIdentifier(connection)) != nil {
+            shared.releaseConnection()
+        }
+    }
+
+    func requestStarted() { inFlightRequests += 1 }
+
+    func requestFinished() {
+        inFlightRequests -= 1
+    }
+
+    /// Stops accepting and winds connections down (idle now, busy after their response).
+    func beginShutdown() {
+        isShuttingDown = true
+        listener?.close()
+        listener = nil
+        for connection in connections.values {
+            connection.beginShutdown()
+        }
+    }
+
+    /// Closes every remaining connection.
+    func closeAll() {
+        for connection in Array(connections.values) {
+            connection.channel.close()
+        }
+    }
+}

@@ -1,0 +1,222 @@
+import CSystemShims
+
+/// One thread running a selector: I/O readiness, timers, and work submitted from anywhere.
+///
+/// An event loop is also a `TaskExecutor`. Connection handlers run as tasks that prefer their loop's
+/// executor, so an `async` handler runs and resumes on the loop thread, never hopping to the global pool.
+///
+/// Threading rules:
+/// 1. ``execute(_:)``, ``enqueue(_:)`` and ``inEventLoop`` may be called from any thread.
+/// 2. Everything else — registering descriptors, timers, the read buffer — only on the loop thread
+///    (checked with preconditions in debug builds).
+/// 3. Nothing that blocks may run on the loop; use a ``ThreadPool``.
+package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringConvertible {
+    // Invariant: `selector`, `registrations`, `timers`, `readBuffer` and `stopped` are touched only on the
+    // loop thread (rule 2, asserted). `pending`, `wakePending` and `stopRequested` are guarded by `lock`.
+    // `loopThread` is written once by the loop thread before `start()` returns to its caller.
+
+    private enum Work {
+        case closure(@Sendable () -> Void)
+        case job(UnownedJob)
+    }
+
+    private struct Registration {
+        var handler: any Selectable
+        var generation: UInt32
+    }
+
+    /// Position in its group, for logs.
+    package let index: Int
+    private let selector: any Selector
+    private let waker: SelectorWaker
+    private let lock = Lock()
+    private var pending: [Work] = []
+    private var wakePending = false
+    private var stopRequested = false
+    private var registrations: [Registration?] = []
+    private var generation: UInt32 = 0
+    private var timers = TimerHeap()
+    private var loopThread: Thread?
+    private let started = ConditionLock()
+    private var stopped = false
+
+    /// A buffer connections on this loop read into; handlers copy what they keep.
+    package let readBuffer: UnsafeMutableRawBufferPointer
+
+    /// Creates a loop; call ``start()`` to run it on its own thread.
+    package init(index: Int = 0, selectorKind: SelectorKind = .platformDefault, readBufferSize: Int = 64 * 1024) throws(IOError) {
+        self.index = index
+        self.selector = try selectorKind.makeSelector()
+        self.waker = selector.waker
+        self.readBuffer = .allocate(byteCount: readBufferSize, alignment: 16)
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    package var description: String { "EventLoop(\(index))" }
+
+    /// Whether the caller is on this loop's thread.
+    package var inEventLoop: Bool {
+        loopThread?.isCurrent ?? false
+    }
+
+    /// Starts the loop thread and returns once it runs.
+    package func start() {
+        let thread = Thread.spawn(name: "bmob-loop-\(index)") { [self] in
+            // Wait until `loopThread` is set, so `inEventLoop` is true from the first iteration.
+            started.withLock {
+                while loopThread == nil { started.wait() }
+            }
+            run()
+        }
+        started.withLock {
+            loopThread = thread
+            started.broadcast()
+        }
+    }
+
+    /// Asks the loop to finish queued work and exit, then waits for its thread.
+    package func stop() {
+        lock.withLock { stopRequested = true }
+        waker.wake()
+        if let thread = loopThread, !thread.isCurrent {
+            thread.join()
+        }
+    }
+
+    // MARK: - Work from any thread
+
+    /// Runs `work` on the loop thread, after the work queued before it.
+    package func execute(_ work: @escaping @Sendable () -> Void) {
+        submit(.closure(work))
+    }
+
+    package func enqueue(_ job: consuming ExecutorJob) {
+        submit(.job(UnownedJob(job)))
+    }
+
+    private func submit(_ work: Work) {
+        let onLoop = inEventLoop
+        let needsWake: Bool = lock.withLock {
+            pending.append(work)
+            guard !onLoop, !wakePending else { return false }
+            wakePending = true
+            return true
+        }
+        if needsWake { waker.wake() }
+    }
+
+    /// Runs `body` on the loop and returns its result to the calling task.
+    package func submit<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            execute { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    // MARK: - Loop-only API
+
+    /// Asserts (in debug builds) that the caller is on the loop thread.
+    @inline(__always)
+    package func assertInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(inEventLoop, "called off \(self)", file: file, line: line)
+    }
+
+    /// Registers `handler` for `fd`. The loop keeps the handler alive until ``deregister(fd:)``.
+    package func register(fd: Int32, interest: SelectorEventSet, handler: any Selectable) throws(IOError) {
+        assertInEventLoop()
+        let slot = Int(fd)
+        if slot >= registrations.count {
+            registrations.append(contentsOf: repeatElement(nil, count: slot - registrations.count + 1))
+        }
+        generation &+= 1
+        registrations[slot] = Registration(handler: handler, generation: generation)
+        try selector.register(fd: fd, interest: interest, token: token(fd: fd, generation: generation))
+    }
+
+    /// Changes what `fd` is watched for.
+    package func reregister(fd: Int32, interest: SelectorEventSet) throws(IOError) {
+        assertInEventLoop()
+        guard let registration = registrations[Int(fd)] else { return }
+        try selector.reregister(fd: fd, interest: interest, token: token(fd: fd, generation: registration.generation))
+    }
+
+    /// Stops watching `fd` and releases its handler. Call before closing the descriptor.
+    package func deregister(fd: Int32) {
+        assertInEventLoop()
+        guard Int(fd) < registrations.count, registrations[Int(fd)] != nil else { return }
+        registrations[Int(fd)] = nil
+        try? selector.deregister(fd: fd)
+    }
+
+    /// Number of descriptors registered (listeners and connections).
+    package var registrationCount: Int {
+        assertInEventLoop()
+        return registrations.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+    }
+
+    private func token(fd: Int32, generation: UInt32) -> UInt64 {
+        UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
+    }
+
+    /// Calls `callback` on the loop once `delay` nanoseconds have passed.
+    @discardableResult
+    package func scheduleTimer(afterNanoseconds delay: UInt64, _ callback: @escaping () -> Void) -> TimerID {
+        assertInEventLoop()
+        return TimerID(rawValue: timers.schedule(deadline: Posix.monotonicNanoseconds() &+ delay, callback))
+    }
+
+    /// Cancels a timer that has not fired yet.
+    package func cancelTimer(_ id: TimerID) {
+        assertInEventLoop()
+        timers.cancel(id.rawValue)
+    }
+
+    // MARK: - The loop
+
+    private func run() {
+        while true {
+            let (hasWork, shouldStop) = lock.withLock { (!pending.isEmpty, stopRequested) }
+            if shouldStop, !hasWork { break }
+            var timeout: UInt64? = hasWork ? 0 : nil
+            if timeout == nil, let deadline = timers.nextDeadline() {
+                let now = Posix.monotonicNanoseconds()
+                timeout = deadline > now ? deadline - now : 0
+            }
+            do {
+                try selector.whenReady(timeoutNanoseconds: timeout) { token, events in
+                    let fd = Int(UInt32(truncatingIfNeeded: token))
+                    let tokenGeneration = UInt32(truncatingIfNeeded: token >> 32)
+                    guard fd < registrations.count, let registration = registrations[fd],
+                        registration.generation == tokenGeneration
+                    else { return }
+                    registration.handler.selectorEvent(events)
+                }
+            } catch {
+                preconditionFailure("\(self) selector failed: \(error)")
+            }
+            if !timers.isEmpty {
+                for callback in timers.popExpired(now: Posix.monotonicNanoseconds()) {
+                    callback()
+                }
+            }
+            let work: [Work] = lock.withLock {
+                wakePending = false
+                let taken = pending
+                pending.removeAll(keepingCapacity: true)
+                return taken
+            }
+            for item in work {
+                switch item {
+                case .closure(let closure): closure()
+                case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
+                }
+            }
+        }
+        stopped = true
+        timers.removeAll()
+        registrations.removeAll()
+        selector.close()
+    }
+}

@@ -1,0 +1,132 @@
+import CSystemShims
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every system call BmobIO makes goes through here: `EINTR` is retried, `EAGAIN` becomes
+/// ``IOResult/wouldBlock``, `EBADF` and `EFAULT` are programmer errors, anything else is an ``IOError``.
+package enum Posix {
+    @inline(__always)
+    private static func syscall(_ function: String, _ body: () -> Int) throws(IOError) -> IOResult<Int> {
+        while true {
+            let result = body()
+            if result >= 0 { return .processed(result) }
+            let error = CSystemShims_errno()
+            switch error {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            case EBADF, EFAULT: preconditionFailure("\(function) on an invalid descriptor or buffer (errno \(error))")
+            default: throw IOError(errno: error, function: function)
+            }
+        }
+    }
+
+    /// A call that never returns `EAGAIN` in practice; it is reported as an error if it does.
+    @inline(__always)
+    private static func blockingCall(_ function: String, _ body: () -> Int) throws(IOError) -> Int {
+        switch try syscall(function, body) {
+        case .processed(let value): return value
+        case .wouldBlock: throw IOError(code: .wouldBlock, function: function)
+        }
+    }
+
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> IOResult<Int> {
+        try syscall("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    package static func send(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(IOError) -> IOResult<Int> {
+        try syscall("send") { CSystemShims_send(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    package static func write(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(IOError) -> IOResult<Int> {
+        try syscall("write") { Glibc.write(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    package static func close(_ fd: Int32) {
+        // POSIX leaves the descriptor state unspecified after EINTR on close; Linux always closes it,
+        // so close is never retried.
+        _ = Glibc.close(fd)
+    }
+
+    package static func shutdownWrite(_ fd: Int32) {
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+
+    package static func acceptNonBlocking(_ fd: Int32) throws(IOError) -> IOResult<(Int32, SocketAddress)> {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let result = try withUnsafeMutablePointer(to: &storage) { pointer throws(IOError) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(IOError) in
+                try syscall("accept") { Int(CSystemShims_accept_nonblocking(fd, address, &length)) }
+            }
+        }
+        switch result {
+        case .wouldBlock: return .wouldBlock
+        case .processed(let client): return .processed((Int32(client), SocketAddress(storage: storage)))
+        }
+    }
+
+    package static func socketTCP(family: Int32) throws(IOError) -> Int32 {
+        Int32(try blockingCall("socket") { Int(CSystemShims_socket_tcp(family)) })
+    }
+
+    package static func setOption(_ fd: Int32, level: Int32, name: Int32, value: Int32) throws(IOError) {
+        var value = value
+        _ = try blockingCall("setsockopt") {
+            Int(setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)))
+        }
+    }
+
+    package static func bind(_ fd: Int32, to address: SocketAddress) throws(IOError) {
+        _ = try address.withSockAddr { pointer, length throws(IOError) in
+            try blockingCall("bind") { Int(Glibc.bind(fd, pointer, length)) }
+        }
+    }
+
+    package static func listen(_ fd: Int32, backlog: Int32) throws(IOError) {
+        _ = try blockingCall("listen") { Int(Glibc.listen(fd, backlog)) }
+    }
+
+    package static func connect(_ fd: Int32, to address: SocketAddress) throws(IOError) -> IOResult<Void> {
+        let result = try address.withSockAddr { pointer, length throws(IOError) in
+            try syscall("connect") {
+                let result = Glibc.connect(fd, pointer, length)
+                if result < 0, CSystemShims_errno() == EINPROGRESS { return 0 }
+                return Int(result)
+            }
+        }
+        switch result {
+        case .processed: return .processed(())
+        case .wouldBlock: return .wouldBlock
+        }
+    }
+
+    package static func localAddress(_ fd: Int32) throws(IOError) -> SocketAddress {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = try withUnsafeMutablePointer(to: &storage) { pointer throws(IOError) in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(IOError) in
+                try blockingCall("getsockname") { Int(getsockname(fd, address, &length)) }
+            }
+        }
+        return SocketAddress(storage: storage)
+    }
+
+    /// The pending error of a socket (`SO_ERROR`), used after a non-blocking connect completes.
+    package static func socketError(_ fd: Int32) -> Int32 {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length)
+        return value
+    }
+
+    /// Nanoseconds on the monotonic clock.
+    package static func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,73 @@
+package import BmobWire
+
+/// One application hosted by the server, with its keys and settings.
+///
+/// Keys follow Bmob: the Application ID names the app on every request, the REST API Key authenticates REST
+/// clients, the Master Key bypasses permissions, and the 16-character Secret Key keys the native `/8/`
+/// protocol's encryption.
+package struct App: Sendable, Equatable {
+    package var name: String
+    package var applicationId: String
+    package var restKey: String
+    package var masterKey: String
+    package var secretKey: String
+    /// UTC offset for the `datetime` of `/1/timestamp` (Bmob cloud answers in Beijing time, `+08:00`).
+    package var timeZone: String
+    /// When the app was created, seconds since 1970.
+    package var createdAt: Int64
+
+    package init(
+        name: String,
+        applicationId: String,
+        restKey: String,
+        masterKey: String,
+        secretKey: String,
+        timeZone: String = "+08:00",
+        createdAt: Int64
+    ) {
+        self.name = name
+        self.applicationId = applicationId
+        self.restKey = restKey
+        self.masterKey = masterKey
+        self.secretKey = secretKey
+        self.timeZone = timeZone
+        self.createdAt = createdAt
+    }
+
+    /// The `timeZone` setting in seconds east of UTC (+8 hours when the setting is unreadable).
+    package var timeZoneOffsetSeconds: Int {
+        BmobDateFormat.parseOffset(timeZone) ?? 8 * 3600
+    }
+
+    /// The app as stored in `apps.json` and printed by `bmob apps`.
+    package var json: JSONValue {
+        [
+            "name": .string(name),
+            "applicationId": .string(applicationId),
+            "restKey": .string(restKey),
+            "masterKey": .string(masterKey),
+            "secretKey": .string(secretKey),
+            "timeZone": .string(timeZone),
+            "createdAt": .int(createdAt),
+        ]
+    }
+
+    /// Reads an app written by ``json``.
+    package init(json: JSONValue) throws(ConfigurationError) {
+        func string(_ key: String) throws(ConfigurationError) -> String {
+            guard let value = json[key]?.stringValue, !value.isEmpty else {
+                throw ConfigurationError("apps.json: an app has no '\(key)'")
+            }
+            return value
+        }
+        self.init(
+            name: try string("name"),
+            applicationId: try string("applicationId"),
+            restKey: try string("restKey"),
+            masterKey: try string("masterKey"),
+            secretKey: try string("secretKey"),
+            timeZone: json["timeZone"]?.stringValue ?? "+08:00",
+            createdAt: json["createdAt"]?.int64Value ?? 0
+        )
+    }
+}

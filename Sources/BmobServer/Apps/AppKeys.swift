@@ -1,0 +1,51 @@
+/// Generating and checking app keys.
+package enum AppKeys {
+    /// 32 lowercase hex characters (128 random bits), the shape of Bmob's Application ID and API keys.
+    package static func makeKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return randomHex(byteCount: 16, using: &generator)
+    }
+
+    /// 16 lowercase hex characters: the native protocol uses the secret key's 16 bytes as an AES-128 key.
+    package static func makeSecretKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return randomHex(byteCount: 8, using: &generator)
+    }
+
+    private static func randomHex(byteCount: Int, using generator: inout some RandomNumberGenerator) -> String {
+        let digits = Array("0123456789abcdef")
+        var text = ""
+        for _ in 0..<byteCount {
+            let byte = UInt8.random(in: .min ... .max, using: &generator)
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return text
+    }
+
+    /// A key a user chose: 1–128 visible ASCII characters.
+    package static func validateKey(_ key: String, name: String) throws(ConfigurationError) {
+        guard !key.isEmpty, key.utf8.count <= 128, key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw ConfigurationError("\(name): expected 1 to 128 visible ASCII characters")
+        }
+    }
+
+    /// A secret key: exactly 16 visible ASCII characters (it becomes an AES-128 key).
+    package static func validateSecretKey(_ key: String) throws(ConfigurationError) {
+        guard key.utf8.count == 16, key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw ConfigurationError("secret-key: expected exactly 16 visible ASCII characters")
+        }
+    }
+
+    /// Compares two secrets in time that depends only on their lengths, not on where they differ.
+    package static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+        let left = Array(lhs.utf8)
+        let right = Array(rhs.utf8)
+        guard left.count == right.count else { return false }
+        var difference: UInt8 = 0
+        for index in left.indices {
+            difference |= left[index] ^ right[index]
+        }
+        return difference == 0
+    }
+}

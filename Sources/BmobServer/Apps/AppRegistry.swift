@@ -1,0 +1,119 @@
+import BmobWire
+package import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The apps of a data folder, kept in `<data>/apps.json`; each app's database lives in `<data>/apps/<id>/`.
+///
+/// Writes replace the file atomically (write, then rename), so a crash never leaves half a registry, and
+/// `bmob apps create` can run while a server is up: the server re-reads the file when it sees an unknown id.
+package struct AppRegistry: Sendable {
+    package let dataDirectory: String
+
+    package init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
+    }
+
+    package var registryPath: String { dataDirectory + "/apps.json" }
+
+    /// The folder holding one app's files.
+    package func appDirectory(_ applicationId: String) -> String {
+        dataDirectory + "/apps/" + applicationId
+    }
+
+    /// When `apps.json` last changed, or `nil` if it does not exist.
+    package func modificationDate() -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: registryPath))?[.modificationDate] as? Date
+    }
+
+    /// Every app, in creation order. A missing file means no apps.
+    package func load() throws -> [App] {
+        guard let data = FileManager.default.contents(atPath: registryPath) else { return [] }
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(Array(data))
+        } catch {
+            throw ConfigurationError("\(registryPath) is not valid JSON (\(error))")
+        }
+        guard let list = document["apps"]?.arrayValue else {
+            throw ConfigurationError("\(registryPath) must hold {\"apps\": [...]}")
+        }
+        var apps: [App] = []
+        for item in list {
+            apps.append(try App(json: item))
+        }
+        return apps
+    }
+
+    /// Creates an app, generating the keys not given, and saves it.
+    ///
+    /// - Throws: ``ConfigurationError`` for an invalid or duplicate id or key, or an unwritable folder.
+    package func create(
+        name: String,
+        applicationId: String? = nil,
+        restKey: String? = nil,
+        masterKey: String? = nil,
+        secretKey: String? = nil,
+        now: Int64
+    ) throws -> App {
+        guard !name.isEmpty, name.count <= 128 else { throw ConfigurationError("name: expected 1 to 128 characters") }
+        let app = App(
+            name: name,
+            applicationId: applicationId ?? AppKeys.makeKey(),
+            restKey: restKey ?? AppKeys.makeKey(),
+            masterKey: masterKey ?? AppKeys.makeKey(),
+            secretKey: secretKey ?? AppKeys.makeSecretKey(),
+            createdAt: now
+        )
+        try AppKeys.validateKey(app.applicationId, name: "app-id")
+        guard app.applicationId.utf8.allSatisfy({ $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: ".") }) else {
+            throw ConfigurationError("app-id: must not contain '/' or '.'")
+        }
+        try AppKeys.validateKey(app.restKey, name: "rest-key")
+        try AppKeys.validateKey(app.masterKey, name: "master-key")
+        try AppKeys.validateSecretKey(app.secretKey)
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        return try withExclusiveLock {
+            var apps = try load()
+            if apps.contains(where: { $0.applicationId == app.applicationId }) {
+                throw ConfigurationError("app-id: an app with id '\(app.applicationId)' already exists")
+            }
+            apps.append(app)
+            try save(apps)
+            try FileManager.default.createDirectory(atPath: appDirectory(app.applicationId), withIntermediateDirectories: true)
+            return app
+        }
+    }
+
+    /// Serialises read-modify-write of `apps.json` across processes (two `bmob apps create` at once).
+    private func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
+        let fd = open(dataDirectory + "/apps.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ConfigurationError("cannot open '\(dataDirectory)/apps.lock'") }
+        defer { close(fd) }
+        guard flock(fd, LOCK_EX) == 0 else { throw ConfigurationError("cannot lock '\(dataDirectory)/apps.lock'") }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    private func save(_ apps: [App]) throws {
+        let fileManager = FileManager.default
+        do {
+            try fileManager.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw ConfigurationError("cannot create data folder '\(dataDirectory)': \(error.localizedDescription)")
+        }
+        let document: JSONValue = ["apps": .array(apps.map(\.json))]
+        let temporary = registryPath + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        guard fileManager.createFile(atPath: temporary, contents: Data(document.jsonBytes), attributes: [.posixPermissions: 0o600]) else {
+            throw ConfigurationError("cannot write '\(temporary)'")
+        }
+        if rename(temporary, registryPath) != 0 {
+            try? fileManager.removeItem(atPath: temporary)
+            throw ConfigurationError("cannot replace '\(registryPath)'")
+        }
+    }
+}

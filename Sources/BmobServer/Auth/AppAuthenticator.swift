@@ -1,0 +1,25 @@
+package import BmobHTTP
+import BmobWire
+
+/// Checks Bmob's app headers: `X-Bmob-Application-Id` with `X-Bmob-REST-API-Key` or `X-Bmob-Master-Key`.
+/// Header names match in any case (Python's urllib sends `X-Bmob-Rest-Api-Key`, PHP `X-bmob-Application-Id`).
+package enum AppAuthenticator {
+    /// - Throws: ``BmobAPIError/unauthorized`` for a missing or unknown app id or a wrong key.
+    package static func authenticate(_ request: HTTPRequest, apps: AppDirectory) async throws(BmobAPIError) -> AppContext {
+        let headers = request.headers
+        guard let applicationId = headers["X-Bmob-Application-Id"], !applicationId.isEmpty,
+            let app = await apps.app(id: applicationId)
+        else {
+            throw BmobAPIError.unauthorized
+        }
+        let sessionToken = headers["X-Bmob-Session-Token"].flatMap { $0.isEmpty ? nil : $0 }
+        if let masterKey = headers["X-Bmob-Master-Key"] {
+            guard AppKeys.constantTimeEquals(masterKey, app.masterKey) else { throw BmobAPIError.unauthorized }
+            return AppContext(app: app, isMaster: true, sessionToken: sessionToken)
+        }
+        guard let restKey = headers["X-Bmob-REST-API-Key"], AppKeys.constantTimeEquals(restKey, app.restKey) else {
+            throw BmobAPIError.unauthorized
+        }
+        return AppContext(app: app, isMaster: false, sessionToken: sessionToken)
+    }
+}

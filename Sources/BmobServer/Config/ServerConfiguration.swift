@@ -1,0 +1,114 @@
+import BmobWire
+
+/// Everything `bmob serve` can be told, with its defaults.
+///
+/// Sources, lowest precedence first: defaults, the JSON config file (`--config` / `BMOB_CONFIG`), environment
+/// variables (`BMOB_*`), command-line flags. ``ServerConfiguration/settings`` lists each setting once with
+/// its three names.
+package struct ServerConfiguration: Sendable, Equatable {
+    package var host = "127.0.0.1"
+    package var port = 8080
+    /// Folder holding `apps.json` and each app's database.
+    package var dataDirectory = "./.bmob"
+    /// The server's public base URL, announced to native clients (`/8/init`); defaults to the listen address.
+    package var publicURL: String?
+    /// Event loops; `nil` means one per core.
+    package var loops: Int?
+    package var maxConnections = 10_000
+    package var maxBodyBytes = 10 * 1024 * 1024
+    package var maxHeaderBytes = 16 * 1024
+    package var headerTimeoutSeconds = 10.0
+    package var bodyTimeoutSeconds = 30.0
+    package var idleTimeoutSeconds = 60.0
+    package var shutdownGraceSeconds = 10.0
+    package var logLevel = LogLevel.info
+    /// SQLite durability: `normal` survives a process crash, `full` also a power loss (slower commits).
+    package var sqliteSynchronous = "normal"
+
+    package init() {}
+
+    /// One setting: its key in the JSON file, its environment variable, its flag, and how to apply a value.
+    package struct Setting: Sendable {
+        package var key: String
+        package var environment: String
+        package var flag: String
+        package var help: String
+        package var apply: @Sendable (inout ServerConfiguration, String) throws(ConfigurationError) -> Void
+    }
+
+    package static let settings: [Setting] = [
+        Setting(key: "host", environment: "BMOB_HOST", flag: "--host", help: "address to listen on (default 127.0.0.1)") { config, value throws(ConfigurationError) in
+            config.host = value
+        },
+        Setting(key: "port", environment: "BMOB_PORT", flag: "--port", help: "port to listen on (default 8080; 0 picks one)") { config, value throws(ConfigurationError) in
+            config.port = try integer(value, key: "port", range: 0...65535)
+        },
+        Setting(key: "data", environment: "BMOB_DATA", flag: "--data", help: "data folder (default ./.bmob)") { config, value throws(ConfigurationError) in
+            guard !value.isEmpty else { throw ConfigurationError("data: the folder must not be empty") }
+            config.dataDirectory = value
+        },
+        Setting(key: "publicURL", environment: "BMOB_PUBLIC_URL", flag: "--public-url", help: "public base URL given to clients") { config, value throws(ConfigurationError) in
+            guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
+                throw ConfigurationError("publicURL: expected an http:// or https:// URL, got '\(value)'")
+            }
+            config.publicURL = value.hasSuffix("/") ? String(value.dropLast()) : value
+        },
+        Setting(key: "loops", environment: "BMOB_LOOPS", flag: "--loops", help: "event loops (default: one per core)") { config, value throws(ConfigurationError) in
+            config.loops = try integer(value, key: "loops", range: 1...1024)
+        },
+        Setting(key: "maxConnections", environment: "BMOB_MAX_CONNECTIONS", flag: "--max-connections", help: "open connections at most (default 10000)") { config, value throws(ConfigurationError) in
+            config.maxConnections = try integer(value, key: "maxConnections", range: 1...1_000_000)
+        },
+        Setting(key: "maxBodyBytes", environment: "BMOB_MAX_BODY_BYTES", flag: "--max-body-bytes", help: "default request body limit (default 10 MiB)") { config, value throws(ConfigurationError) in
+            config.maxBodyBytes = try integer(value, key: "maxBodyBytes", range: 0...(1 << 40))
+        },
+        Setting(key: "maxHeaderBytes", environment: "BMOB_MAX_HEADER_BYTES", flag: "--max-header-bytes", help: "request line and headers limit (default 16 KiB)") { config, value throws(ConfigurationError) in
+            config.maxHeaderBytes = try integer(value, key: "maxHeaderBytes", range: 256...(1 << 24))
+        },
+        Setting(key: "headerTimeout", environment: "BMOB_HEADER_TIMEOUT", flag: "--header-timeout", help: "seconds to receive request headers (default 10)") { config, value throws(ConfigurationError) in
+            config.headerTimeoutSeconds = try seconds(value, key: "headerTimeout")
+        },
+        Setting(key: "bodyTimeout", environment: "BMOB_BODY_TIMEOUT", flag: "--body-timeout", help: "seconds between body pieces (default 30)") { config, value throws(ConfigurationError) in
+            config.bodyTimeoutSeconds = try seconds(value, key: "bodyTimeout")
+        },
+        Setting(key: "idleTimeout", environment: "BMOB_IDLE_TIMEOUT", flag: "--idle-timeout", help: "seconds a keep-alive connection may idle (default 60)") { config, value throws(ConfigurationError) in
+            config.idleTimeoutSeconds = try seconds(value, key: "idleTimeout")
+        },
+        Setting(key: "shutdownGrace", environment: "BMOB_SHUTDOWN_GRACE", flag: "--shutdown-grace", help: "seconds to finish requests on shutdown (default 10)") { config, value throws(ConfigurationError) in
+            config.shutdownGraceSeconds = try seconds(value, key: "shutdownGrace")
+        },
+        Setting(key: "logLevel", environment: "BMOB_LOG_LEVEL", flag: "--log-level", help: "trace, debug, info, notice, warning, error (default info)") { config, value throws(ConfigurationError) in
+            guard let level = LogLevel(name: value) else { throw ConfigurationError("logLevel: unknown level '\(value)'") }
+            config.logLevel = level
+        },
+        Setting(key: "sqliteSynchronous", environment: "BMOB_SQLITE_SYNCHRONOUS", flag: "--sqlite-synchronous", help: "normal (survives a crash) or full (survives power loss)") { config, value throws(ConfigurationError) in
+            guard value == "normal" || value == "full" else {
+                throw ConfigurationError("sqliteSynchronous: expected 'normal' or 'full', got '\(value)'")
+            }
+            config.sqliteSynchronous = value
+        },
+    ]
+
+    private static func integer(_ text: String, key: String, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
+        guard let value = Int(text.trimmingSpaces()), range.contains(value) else {
+            throw ConfigurationError("\(key): expected a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+        }
+        return value
+    }
+
+    private static func seconds(_ text: String, key: String) throws(ConfigurationError) -> Double {
+        guard let value = Double(text.trimmingSpaces()), value > 0, value <= 86_400 * 365 else {
+            throw ConfigurationError("\(key): expected a positive number of seconds, got '\(text)'")
+        }
+        return value
+    }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.host == rhs.host && lhs.port == rhs.port && lhs.dataDirectory == rhs.dataDirectory
+            && lhs.publicURL == rhs.publicURL && lhs.loops == rhs.loops && lhs.maxConnections == rhs.maxConnections
+            && lhs.maxBodyBytes == rhs.maxBodyBytes && lhs.maxHeaderBytes == rhs.maxHeaderBytes
+            && lhs.headerTimeoutSeconds == rhs.headerTimeoutSeconds && lhs.bodyTimeoutSeconds == rhs.bodyTimeoutSeconds
+            && lhs.idleTimeoutSeconds == rhs.idleTimeoutSeconds && lhs.shutdownGraceSeconds == rhs.shutdownGraceSeconds
+            && lhs.logLevel == rhs.logLevel && lhs.sqliteSynchronous == rhs.sqliteSynchronous
+    }
+}

@@ -1,0 +1,35 @@
+package import BmobHTTP
+package import BmobWire
+
+/// The server's routes, with Bmob's rules: routes either need no app (`/health`) or need valid app headers,
+/// in which case the handler gets an ``AppContext``.
+package struct BmobRouter: Sendable {
+    package typealias Handler = @Sendable (BmobRequest) async throws -> HTTPResponse
+
+    package private(set) var router = Router<Handler>()
+
+    package init() {}
+
+    /// A route that needs no app headers.
+    package mutating func open(
+        _ method: HTTPMethod,
+        _ pattern: String,
+        bodyLimit: Int? = nil,
+        _ handler: @escaping Handler
+    ) {
+        router.add(method, pattern, bodyLimit: bodyLimit, handler)
+    }
+
+    /// A route that runs only for a request carrying a known app id and its REST or Master key.
+    package mutating func app(
+        _ method: HTTPMethod,
+        _ pattern: String,
+        bodyLimit: Int? = nil,
+        _ handler: @escaping @Sendable (BmobRequest, AppContext) async throws -> HTTPResponse
+    ) {
+        router.add(method, pattern, bodyLimit: bodyLimit) { request in
+            let context = try await AppAuthenticator.authenticate(request.http, apps: request.server.apps)
+            return try await handler(request, context)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import BmobHTTP
+package import BmobIO
+import BmobWire
+import Foundation
+
+/// A running Bmob server: apps, storage and the HTTP front doors on one set of event loops.
+///
+/// ```swift
+/// let server = try await Server.start(configuration: configuration, logger: logger)
+/// print("listening on \(server.baseURL)")
+/// await server.run()   // until the task is cancelled; then drains requests and closes everything
+/// ```
+package final class Server: Sendable {
+    package let context: ServerContext
+    private let http: HTTPServer
+    /// The development app created because the data folder had none, if that happened on this start.
+    package let createdDevelopmentApp: App?
+
+    private init(context: ServerContext, http: HTTPServer, createdDevelopmentApp: App?) {
+        self.context = context
+        self.http = http
+        self.createdDevelopmentApp = createdDevelopmentApp
+    }
+
+    /// The bound address (the real port when port 0 was configured).
+    package var localAddress: SocketAddress { http.localAddress }
+
+    /// `http://host:port` of the listening socket.
+    package var baseURL: String {
+        context.configuration.host == "localhost" ? "http://localhost:\(localAddress.port)" : "http://\(localAddress)"
+    }
+
+    /// Prepares the data folder (creating a development app when it has none), opens every app and starts
+    /// listening.
+    ///
+    /// - Throws: ``ConfigurationError`` for an unusable data folder or registry, ``IOError`` when the address
+    ///   cannot be bound.
+    package static func start(
+        configuration: ServerConfiguration,
+        clock: ServerClock = .system,
+        logger: Logger
+    ) async throws -> Server {
+        let registry = AppRegistry(dataDirectory: configuration.dataDirectory)
+        var createdApp: App?
+        if try registry.load().isEmpty {
+            createdApp = try registry.create(name: "Development", now: clock.nowSeconds)
+        }
+        let pool = ThreadPool(threadCount: 2, name: "bmob-blocking")
+        let apps = try AppDirectory(registry: registry, pool: pool)
+        let context = ServerContext(configuration: configuration, apps: apps, clock: clock, logger: logger, blockingPool: pool)
+
+        var router = BmobRouter()
+        SystemRoutes.register(in: &router)
+        TimestampRoutes.register(in: &router)
+        let responder = BmobResponder(router: router, server: context)
+
+        let httpConfiguration = HTTPServerConfiguration(
+            host: configuration.host,
+            port: configuration.port,
+            loopCount: configuration.loops ?? EventLoopGroup.coreCount,
+            limits: HTTPRequestDecoder.Limits(maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes),
+            headerTimeout: .seconds(configuration.headerTimeoutSeconds),
+            bodyTimeout: .seconds(configuration.bodyTimeoutSeconds),
+            idleTimeout: .seconds(configuration.idleTimeoutSeconds),
+            maxConnections: configuration.maxConnections,
+            shutdownGracePeriod: .seconds(configuration.shutdownGraceSeconds)
+        )
+        let http: HTTPServer
+        do {
+            http = try await HTTPServer.start(configuration: httpConfiguration, responder: responder)
+        } catch {
+            pool.shutdown()
+            throw error
+        }
+        return Server(context: context, http: http, createdDevelopmentApp: createdApp)
+    }
+
+    /// Serves until the calling task is cancelled or ``shutdown()`` is called, then shuts down gracefully.
+    package func run() async {
+        await http.run()
+        await closeResources()
+    }
+
+    /// Stops accepting, finishes in-flight requests, closes connections and storage.
+    package func shutdown() async {
+        await http.shutdown()
+        await closeResources()
+    }
+
+    private func closeResources() async {
+        context.blockingPool.shutdown()
+    }
+}

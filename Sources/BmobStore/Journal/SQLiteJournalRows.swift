@@ -1,0 +1,67 @@
+import BmobWire
+
+/// The SQL for the `__journal` table. Its `seq` is `AUTOINCREMENT`, so a number is never reused, and rows
+/// of a rolled-back savepoint give their numbers back, so committed rows stay contiguous.
+enum SQLiteJournalRows {
+    static let createTable = """
+        CREATE TABLE "__journal" (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            className TEXT NOT NULL,
+            objectId TEXT,
+            op TEXT NOT NULL,
+            "before" TEXT,
+            "after" TEXT,
+            caller TEXT,
+            time INTEGER NOT NULL
+        );
+        CREATE INDEX "__journal_object" ON "__journal" (className, objectId, seq);
+        """
+
+    private static let table = SQLiteTableName.journal.quoted
+
+    /// Appends one row in the connection's current transaction.
+    static func append(
+        _ connection: SQLiteConnection,
+        className: String,
+        objectId: String?,
+        op: JournalOperation,
+        before: JSONValue?,
+        after: JSONValue?,
+        caller: String?,
+        time: Int64
+    ) throws {
+        try connection.run(
+            """
+            INSERT INTO \(table) (className, objectId, op, "before", "after", caller, time)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(className), SQLiteValue(objectId), .text(op.rawValue), SQLiteValue(before?.jsonString),
+                SQLiteValue(after?.jsonString), SQLiteValue(caller), .integer(time),
+            ])
+    }
+
+    static func lastSeq(_ connection: SQLiteConnection) throws -> Int64 {
+        try connection.firstRow("SELECT COALESCE(MAX(seq), 0) FROM \(table)") { $0.int64(0) } ?? 0
+    }
+
+    static func entries(_ connection: SQLiteConnection, after seq: Int64, limit: Int) throws -> [JournalEntry] {
+        try connection.rows(
+            """
+            SELECT seq, className, objectId, op, "before", "after", caller, time FROM \(table)
+            WHERE seq > ? ORDER BY seq LIMIT ?
+            """,
+            [.integer(seq), .integer(Int64(max(0, limit)))]
+        ) { row in
+            JournalEntry(
+                seq: row.int64(0),
+                className: row.text(1) ?? "",
+                objectId: row.text(2),
+                op: JournalOperation(rawValue: row.text(3) ?? ""),
+                before: try SQLiteObjectRows.parseJSON(row, column: 4),
+                after: try SQLiteObjectRows.parseJSON(row, column: 5),
+                caller: row.text(6),
+                time: row.int64(7))
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import BmobWire
+
+/// The SQL for a class table: `objectId TEXT PRIMARY KEY, createdAt, updatedAt, acl (JSON or NULL),
+/// data (JSON object of the fields)`. Table names arrive validated as ``SQLiteTableName``; values are bound.
+enum SQLiteObjectRows {
+    static func createTable(_ connection: SQLiteConnection, _ table: SQLiteTableName) throws {
+        try connection.execute(
+            """
+            CREATE TABLE IF NOT EXISTS \(table.quoted) (
+                objectId TEXT PRIMARY KEY NOT NULL,
+                createdAt INTEGER NOT NULL,
+                updatedAt INTEGER NOT NULL,
+                acl TEXT,
+                data TEXT NOT NULL
+            )
+            """)
+    }
+
+    static func dropTable(_ connection: SQLiteConnection, _ table: SQLiteTableName) throws {
+        try connection.execute("DROP TABLE \(table.quoted)")
+        connection.discardStatements()
+    }
+
+    /// Whether the table exists in the connection's current snapshot.
+    static func tableExists(_ connection: SQLiteConnection, _ table: SQLiteTableName) throws -> Bool {
+        try connection.firstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table.name)]) {
+            _ in true
+        } ?? false
+    }
+
+    /// Names of the tables that hold Bmob classes: not internal, not SQLite's, and valid class names.
+    static func classTables(_ connection: SQLiteConnection) throws -> [String] {
+        try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) ?? "" }
+            .filter { !$0.hasPrefix(SQLiteTableName.internalPrefix) && BmobName.isValidClassName($0) }
+    }
+
+    static func fetch(_ connection: SQLiteConnection, _ table: SQLiteTableName, objectId: String) throws
+        -> StoredObject?
+    {
+        try connection.firstRow(
+            "SELECT createdAt, updatedAt, acl, data FROM \(table.quoted) WHERE objectId = ?", [.text(objectId)]
+        ) { row in
+            try decode(row, className: table.name, objectId: objectId)
+        }
+    }
+
+    static func count(_ connection: SQLiteConnection, _ table: SQLiteTableName) throws -> Int {
+        Int(try connection.firstRow("SELECT count(*) FROM \(table.quoted)") { $0.int64(0) } ?? 0)
+    }
+
+    static func insert(_ connection: SQLiteConnection, _ table: SQLiteTableName, _ object: StoredObject) throws {
+        do {
+            try connection.run(
+                "INSERT INTO \(table.quoted) (objectId, createdAt, updatedAt, acl, data) VALUES (?, ?, ?, ?, ?)",
+                [.text(object.objectId)] + columns(object))
+        } catch let error as StoreError where error.sqliteCode == .constraintPrimaryKey {
+            throw StoreError(.duplicate, "an object with this objectId already exists", underlying: error)
+        }
+    }
+
+    /// Replaces the row's columns; returns whether a row matched.
+    static func update(_ connection: SQLiteConnection, _ table: SQLiteTableName, _ object: StoredObject) throws
+        -> Bool
+    {
+        try connection.run(
+            "UPDATE \(table.quoted) SET createdAt = ?, updatedAt = ?, acl = ?, data = ? WHERE objectId = ?",
+            columns(object) + [.text(object.objectId)])
+        return connection.changes > 0
+    }
+
+    /// Deletes the row and returns what it held, or `nil` when there was none.
+    static func delete(_ connection: SQLiteConnection, _ table: SQLiteTableName, objectId: String) throws
+        -> StoredObject?
+    {
+        try connection.firstRow(
+            "DELETE FROM \(table.quoted) WHERE objectId = ? RETURNING createdAt, updatedAt, acl, data",
+            [.text(objectId)]
+        ) { row in
+            try decode(row, className: table.name, objectId: objectId)
+        }
+    }
+
+    private static func columns(_ object: StoredObject) -> [SQLiteValue] {
+        [
+            .integer(object.createdAt), .integer(object.updatedAt), SQLiteValue(object.acl?.jsonString),
+            .text(JSONValue.object(object.fields).jsonString),
+        ]
+    }
+
+    /// Reads columns `createdAt, updatedAt, acl, data` (0…3).
+    private static func decode(_ row: SQLiteStatement, className: String, objectId: String) throws -> StoredObject {
+        let acl = try parseJSON(row, column: 2)
+        guard let fields = try parseJSON(row, column: 3)?.objectValue else {
+            throw StoreError(.corrupt, "stored object data is not a JSON object")
+        }
+        return StoredObject(
+            className: className, objectId: objectId, createdAt: row.int64(0), updatedAt: row.int64(1), acl: acl,
+            fields: fields)
+    }
+
+    /// Parses a JSON text column; `nil` for NULL.
+    static func parseJSON(_ row: SQLiteStatement, column: Int32) throws(StoreError) -> JSONValue? {
+        do {
+            return try row.withBytes(column) { bytes throws(JSONParseError) in try JSONParser.parse(bytes) }
+        } catch {
+            throw StoreError(.corrupt, "stored JSON is invalid", underlying: error)
+        }
+    }
+}

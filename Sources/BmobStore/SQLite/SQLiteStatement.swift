@@ -1,0 +1,91 @@
+import CSQLite
+
+/// A prepared statement, owned by its connection's cache and finalized when dropped.
+///
+/// Only its connection lends it out (``SQLiteConnection/withStatement(_:_:_:)``), on the connection's thread.
+final class SQLiteStatement {
+    private let handle: OpaquePointer
+    /// The SQL text, for error details.
+    let sql: String
+
+    init(_ handle: OpaquePointer, sql: String) {
+        self.handle = handle
+        self.sql = sql
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Binds `values` to parameters 1…n.
+    func bind(_ values: [SQLiteValue]) throws(StoreError) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value {
+            case .null:
+                code = sqlite3_bind_null(handle, index)
+            case .integer(let integer):
+                code = sqlite3_bind_int64(handle, index, integer)
+            case .real(let real):
+                code = sqlite3_bind_double(handle, index, real)
+            case .text(var text):
+                code = text.withUTF8 { bytes in
+                    // An empty buffer may have no base address, and a NULL pointer would bind SQL NULL.
+                    guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                        return CSQLite_bind_text(handle, index, "", 0)
+                    }
+                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+                        CSQLite_bind_text(handle, index, chars, Int32(bytes.count))
+                    }
+                }
+            }
+            guard code == SQLITE_OK else { throw failure(code) }
+        }
+    }
+
+    /// Advances to the next row; `false` when the statement is done.
+    func step() throws(StoreError) -> Bool {
+        let code = sqlite3_step(handle)
+        switch code {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw failure(code)
+        }
+    }
+
+    /// Resets the statement for reuse and clears its bindings.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Whether the column holds NULL.
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(handle, column) == SQLITE_NULL
+    }
+
+    /// The column as an integer (0 for NULL).
+    func int64(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(handle, column)
+    }
+
+    /// The column as text, `nil` for NULL.
+    func text(_ column: Int32) -> String? {
+        withBytes(column) { bytes in String(decoding: bytes, as: UTF8.self) }
+    }
+
+    /// Lends the column's UTF-8 bytes (valid only inside `body`), `nil` for NULL.
+    func withBytes<T, E: Error>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> T) throws(E) -> T? {
+        guard let pointer = sqlite3_column_text(handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return try body(UnsafeBufferPointer(start: pointer, count: count))
+    }
+
+    private func failure(_ code: Int32) -> StoreError {
+        SQLiteConnection.error(code: code, handle: sqlite3_db_handle(handle), sql: sql)
+    }
+}
+
+@available(*, unavailable, message: "a statement belongs to a connection confined to one thread")
+extension SQLiteStatement: Sendable {}

@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension SQLiteStore {
+    /// How to open an ``SQLiteStore``.
+    package struct Configuration: Sendable {
+        /// The database file; created if missing. Its `-wal` and `-shm` files sit beside it.
+        package var path: String
+        /// Reader connections, each on its own thread.
+        package var readerCount: Int
+        /// Durability of a COMMIT; see ``SynchronousMode``.
+        package var synchronous: SynchronousMode
+        /// How long a connection waits for a lock held by another process before failing with
+        /// ``StoreError/Code/busy``, in milliseconds.
+        package var busyTimeoutMilliseconds: Int
+        /// Most writes run in one transaction when many are queued.
+        package var maximumGroupSize: Int
+        /// The time recorded in journal rows and `__migrations`, in milliseconds since 1970 UTC.
+        package var clock: @Sendable () -> Int64
+
+        /// A configuration with defaults: 4 readers, ``SynchronousMode/normal``, a 5 s busy timeout,
+        /// groups of up to 256 writes, and the system clock.
+        package init(
+            path: String,
+            readerCount: Int = 4,
+            synchronous: SynchronousMode = .normal,
+            busyTimeoutMilliseconds: Int = 5000,
+            maximumGroupSize: Int = 256,
+            clock: @escaping @Sendable () -> Int64 = Configuration.systemClock
+        ) {
+            self.path = path
+            self.readerCount = readerCount
+            self.synchronous = synchronous
+            self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+            self.maximumGroupSize = maximumGroupSize
+            self.clock = clock
+        }
+
+        /// Wall-clock time in milliseconds since 1970 UTC.
+        @Sendable
+        package static func systemClock() -> Int64 {
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import BmobWire
+
+/// One job's view of the writer's transaction: its changes run inside the job's savepoint, and its schema
+/// changes go to a private copy of the catalog that the writer keeps only if the job succeeds.
+final class SQLiteWriteTransaction: StoreWriteTransaction {
+    private let connection: SQLiteConnection
+    private let caller: String?
+    private let time: Int64
+    private var isActive = true
+    /// The catalog as this job sees it, including its own changes.
+    private(set) var catalog: SchemaCatalog
+
+    init(connection: SQLiteConnection, catalog: SchemaCatalog, caller: String?, time: Int64) {
+        self.connection = connection
+        self.catalog = catalog
+        self.caller = caller
+        self.time = time
+    }
+
+    /// Ends the transaction's validity; any later call traps.
+    func invalidate() {
+        isActive = false
+    }
+
+    func fetch(className: String, objectId: String) throws -> StoredObject? {
+        let table = try SQLiteTableName(className: className)
+        checkActive()
+        guard catalog.contains(className) else { return nil }
+        return try SQLiteObjectRows.fetch(connection, table, objectId: objectId)
+    }
+
+    func count(className: String) throws -> Int {
+        let table = try SQLiteTableName(className: className)
+        checkActive()
+        guard catalog.contains(className) else { return 0 }
+        return try SQLiteObjectRows.count(connection, table)
+    }
+
+    func classNames() throws -> [String] {
+        checkActive()
+        return catalog.classNames
+    }
+
+    func schema(className: String) throws -> [String: FieldSchema] {
+        try StoreError.validateClassName(className)
+        checkActive()
+        return catalog.fields(of: className)
+    }
+
+    func lastJournalSeq() throws -> Int64 {
+        checkActive()
+        return try SQLiteJournalRows.lastSeq(connection)
+    }
+
+    func insert(_ object: StoredObject) throws {
+        let table = try SQLiteTableName(className: object.className)
+        checkActive()
+        try createClassIfNeeded(table)
+        try SQLiteObjectRows.insert(connection, table, object)
+        try journal(object.className, object.objectId, .create, before: nil, after: object.json)
+    }
+
+    func update(_ object: StoredObject) throws {
+        let table = try SQLiteTableName(className: object.className)
+        checkActive()
+        guard catalog.contains(object.className),
+            let before = try SQLiteObjectRows.fetch(connection, table, objectId: object.objectId),
+            try SQLiteObjectRows.update(connection, table, object)
+        else { throw StoreError(.notFound, "object not found") }
+        try journal(object.className, object.objectId, .update, before: before.json, after: object.json)
+    }
+
+    @discardableResult
+    func delete(className: String, objectId: String) throws -> StoredObject {
+        let table = try SQLiteTableName(className: className)
+        checkActive()
+        guard catalog.contains(className), let before = try SQLiteObjectRows.delete(connection, table, objectId: objectId)
+        else { throw StoreError(.notFound, "object not found") }
+        try journal(className, objectId, .delete, before: before.json, after: nil)
+        return before
+    }
+
+    func recordFields(className: String, fields: [String: FieldSchema]) throws {
+        let table = try SQLiteTableName(className: className)
+        checkActive()
+        var recorded = catalog.fields(of: className)
+        var added: [(String, FieldSchema)] = []
+        for name in fields.keys.sorted() {
+            try StoreError.validateFieldName(name)
+            let schema = fields[name]!
+            if let existing = recorded[name] {
+                guard existing == schema else {
+                    throw StoreError(
+                        .typeMismatch,
+                        "invalid type for key '\(name)', expected '\(existing.displayName)', but got '\(schema.displayName)'",
+                        fileID: nil, line: nil)
+                }
+            } else {
+                recorded[name] = schema
+                added.append((name, schema))
+            }
+        }
+        try createClassIfNeeded(table)
+        for (name, schema) in added {
+            try SQLiteSchemaRows.insert(connection, className: className, field: name, schema: schema)
+        }
+        catalog.classes[className] = recorded
+    }
+
+    func dropClass(className: String) throws {
+        let table = try SQLiteTableName(className: className)
+        checkActive()
+        guard catalog.contains(className) else { throw StoreError(.notFound, "class not found") }
+        try SQLiteObjectRows.dropTable(connection, table)
+        try SQLiteSchemaRows.deleteClass(connection, className: className)
+        catalog.classes[className] = nil
+        try journal(className, nil, .dropClass, before: nil, after: nil)
+    }
+
+    private func createClassIfNeeded(_ table: SQLiteTableName) throws {
+        guard !catalog.contains(table.name) else { return }
+        try SQLiteObjectRows.createTable(connection, table)
+        catalog.classes[table.name] = [:]
+    }
+
+    private func journal(
+        _ className: String,
+        _ objectId: String?,
+        _ op: JournalOperation,
+        before: JSONValue?,
+        after: JSONValue?
+    ) throws {
+        try SQLiteJournalRows.append(
+            connection, className: className, objectId: objectId, op: op, before: before, after: after,
+            caller: caller, time: time)
+    }
+
+    private func checkActive() {
+        precondition(isActive, "a store transaction was used outside its closure")
+    }
+}

@@ -1,0 +1,47 @@
+/// A Bmob app's database: objects by class, the schema registry and the journal.
+///
+/// The interface knows no SQL and no engine types, so ``SQLiteStore`` and a PostgreSQL store can sit
+/// behind it. Work happens in closures that receive a transaction valid only inside them: ``write(caller:_:)``
+/// runs on the store's writer, ``read(_:)`` on a pooled reader with a consistent snapshot.
+///
+/// ## Topics
+/// ### Transactions
+/// - ``write(caller:_:)``
+/// - ``read(_:)``
+/// ### Journal
+/// - ``journal(after:limit:)``
+/// ### Lifecycle
+/// - ``close()``
+package protocol Store: Sendable {
+    /// Runs `body` in one write transaction and returns once it has committed.
+    ///
+    /// The data changes and the journal rows of `body` commit together or not at all. When `body` throws,
+    /// none of its changes (data, journal rows, recorded fields) remain, and the error is rethrown. Once
+    /// this returns, the write survives a process crash. Writes are not cancelled once queued.
+    ///
+    /// - Parameters:
+    ///   - caller: Who makes the change, recorded in each journal row.
+    ///   - body: The work; it runs on the writer, not on the calling task.
+    /// - Returns: What `body` returned.
+    /// - Throws: What `body` threw, or a ``StoreError`` (``StoreError/Code/closed`` after ``close()``).
+    func write<T: Sendable>(
+        caller: String?,
+        _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> T
+    ) async throws -> T
+
+    /// Runs `body` on a reader that sees a snapshot of committed data.
+    ///
+    /// Cancelling the calling task interrupts the read: `body`'s next store call throws `CancellationError`.
+    ///
+    /// - Returns: What `body` returned.
+    /// - Throws: What `body` threw, `CancellationError`, or a ``StoreError``.
+    func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReadTransaction) throws -> T) async throws -> T
+
+    /// Journal entries with `seq` greater than `seq`, in order, at most `limit` of them.
+    ///
+    /// - Throws: A ``StoreError``.
+    func journal(after seq: Int64, limit: Int) async throws -> [JournalEntry]
+
+    /// Finishes queued writes, then closes the store: later calls throw ``StoreError/Code/closed``.
+    func close() async
+}

@@ -1,0 +1,133 @@
+package import BmobWire
+
+/// The one error type of `BmobStore`.
+///
+/// Match on ``code``; codes are static members over a private enum, so new ones can be added without
+/// breaking callers. ``description`` is safe to log: it never contains SQL parameters, object data or
+/// database text. The database's own message and the SQL statement are only in ``debugDescription``.
+package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// What went wrong, in terms a service can act on.
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case notFound, duplicate, typeMismatch, invalidClassName, invalidFieldName, busy, closed, corrupt,
+                incompatible, io, full, readOnly, `internal`
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) {
+            self.base = base
+        }
+
+        package var description: String { base.rawValue }
+
+        /// No object with that class and objectId, or no such class.
+        package static let notFound = Code(.notFound)
+        /// An object with that objectId already exists in the class.
+        package static let duplicate = Code(.duplicate)
+        /// A field's type differs from the type the schema registry recorded.
+        package static let typeMismatch = Code(.typeMismatch)
+        /// A class name that breaks Bmob's name rules; rejected before it reaches SQL.
+        package static let invalidClassName = Code(.invalidClassName)
+        /// A field name that breaks Bmob's name rules; rejected before it reaches SQL.
+        package static let invalidFieldName = Code(.invalidFieldName)
+        /// The database stayed locked by another process past the busy timeout.
+        package static let busy = Code(.busy)
+        /// The store was closed.
+        package static let closed = Code(.closed)
+        /// The database file or its stored data is damaged.
+        package static let corrupt = Code(.corrupt)
+        /// The database was written by a newer version (it has migrations this build does not know).
+        package static let incompatible = Code(.incompatible)
+        /// The operating system failed a read or write.
+        package static let io = Code(.io)
+        /// The disk is full.
+        package static let full = Code(.full)
+        /// The database file cannot be written.
+        package static let readOnly = Code(.readOnly)
+        /// A fault inside the store or the database engine; carries a source location.
+        package static let `internal` = Code(.internal)
+    }
+
+    /// What went wrong.
+    package var code: Code
+    /// A short message safe to log and, for ``Code/typeMismatch``, to show to a client verbatim.
+    package var message: String
+    /// The error this one wraps, if any.
+    package var underlying: (any Error & Sendable)?
+    /// Where an internal fault was detected (`#fileID`), for ``Code/internal`` and database failures.
+    package var fileID: String?
+    /// The line that goes with ``fileID``.
+    package var line: Int?
+    /// The SQLite result code behind this error; internal, so the store's interface stays SQL-free.
+    var sqliteCode: SQLiteResultCode?
+    /// Database text (SQLite's message, the statement): may quote data, so only ``debugDescription`` shows it.
+    var detail: String?
+
+    /// Makes an error; `fileID` and `line` default to the caller's location.
+    package init(
+        _ code: Code,
+        _ message: String,
+        underlying: (any Error & Sendable)? = nil,
+        fileID: String? = #fileID,
+        line: Int? = #line
+    ) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+        self.fileID = fileID
+        self.line = line
+    }
+
+    /// The Bmob protocol code a front door answers with: 101, 103, 105, 111, 401, 503, or 500 for the rest.
+    package var bmobCode: BmobErrorCode {
+        switch code {
+        case .notFound: .objectNotFound
+        case .duplicate: .duplicateValue
+        case .typeMismatch: .incorrectType
+        case .invalidClassName: .invalidClassName
+        case .invalidFieldName: .invalidFieldName
+        case .busy, .closed: .unavailable
+        default: .internalError
+        }
+    }
+
+    package var description: String {
+        var text = "StoreError.\(code): \(message)"
+        if let sqliteCode { text += " [SQLite \(sqliteCode)]" }
+        return text
+    }
+
+    package var debugDescription: String {
+        var text = description
+        if let detail { text += " — \(detail)" }
+        if let fileID, let line { text += " at \(fileID):\(line)" }
+        if let underlying { text += "; underlying: \(String(reflecting: underlying))" }
+        return text
+    }
+}
+
+extension StoreError {
+    /// The store was closed before or while the operation was queued.
+    static func closed(fileID: String = #fileID, line: Int = #line) -> StoreError {
+        StoreError(.closed, "the store is closed", fileID: fileID, line: line)
+    }
+
+    /// Checks a class name against Bmob's rules before it can reach SQL.
+    static func validateClassName(_ name: String) throws(StoreError) {
+        guard BmobName.isValidClassName(name) else {
+            var error = StoreError(.invalidClassName, "invalid class name", fileID: nil, line: nil)
+            error.detail = "class name: \(name)"
+            throw error
+        }
+    }
+
+    /// Checks a field name against Bmob's rules before it can reach SQL.
+    static func validateFieldName(_ name: String) throws(StoreError) {
+        guard BmobName.isValidFieldName(name) else {
+            var error = StoreError(.invalidFieldName, "invalid field name", fileID: nil, line: nil)
+            error.detail = "field name: \(name)"
+            throw error
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import BmobServer
+import BmobWire
+import Foundation
+
+extension BmobCommand {
+    /// `bmob apps create|list`.
+    enum Apps {
+        static let usage = """
+            usage: bmob apps create --data DIR --name NAME [--app-id ID] [--rest-key K] [--master-key M] [--secret-key S]
+                   bmob apps list --data DIR
+
+            """
+
+        static func run(_ arguments: ArraySlice<String>) throws -> Int32 {
+            switch arguments.first {
+            case "create":
+                return try create(arguments.dropFirst())
+            case "list":
+                return try list(arguments.dropFirst())
+            case "--help", "-h", "help":
+                print(usage, terminator: "")
+                return 0
+            default:
+                throw UsageError("expected 'apps create' or 'apps list'")
+            }
+        }
+
+        private static func create(_ arguments: ArraySlice<String>) throws -> Int32 {
+            let flags = try CommandLineArguments(
+                arguments,
+                allowed: ["--data", "--name", "--app-id", "--rest-key", "--master-key", "--secret-key"]
+            )
+            guard let data = flags["--data"] else { throw UsageError("apps create needs --data DIR") }
+            guard let name = flags["--name"] else { throw UsageError("apps create needs --name NAME") }
+            let app = try AppRegistry(dataDirectory: data).create(
+                name: name,
+                applicationId: flags["--app-id"],
+                restKey: flags["--rest-key"],
+                masterKey: flags["--master-key"],
+                secretKey: flags["--secret-key"],
+                now: ServerClock.system.nowSeconds
+            )
+            print(app.json.jsonString)
+            return 0
+        }
+
+        private static func list(_ arguments: ArraySlice<String>) throws -> Int32 {
+            let flags = try CommandLineArguments(arguments, allowed: ["--data"])
+            guard let data = flags["--data"] else { throw UsageError("apps list needs --data DIR") }
+            let apps = try AppRegistry(dataDirectory: data).load()
+            print(JSONValue.array(apps.map(\.json)).jsonString)
+            return 0
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import BmobServer
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `bmob`: the server's command line. Subcommands are nested types; their work lives in BmobServer.
+@main
+enum BmobCommand {
+    static let usage = """
+        usage: bmob <command> [options]
+
+        commands:
+          serve        run the server (see 'bmob serve --help')
+          apps create  create an app and print it as JSON
+          apps list    print every app as a JSON array
+          help         show this text
+
+        """
+
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let status: Int32
+        do {
+            status = try await run(arguments)
+        } catch let error as UsageError {
+            printError("bmob: \(error.message)")
+            printError("run 'bmob help' for usage")
+            status = 2
+        } catch {
+            printError("bmob: \(error)")
+            status = 1
+        }
+        exit(status)
+    }
+
+    private static func run(_ arguments: [String]) async throws -> Int32 {
+        switch arguments.first {
+        case "serve":
+            return try await Serve.run(arguments.dropFirst())
+        case "apps":
+            return try Apps.run(arguments.dropFirst())
+        case "help", "--help", "-h", nil:
+            print(usage, terminator: "")
+            return arguments.isEmpty ? 2 : 0
+        default:
+            throw UsageError("unknown command '\(arguments[0])'")
+        }
+    }
+
+    static func printError(_ text: String) {
+        fflush(nil)
+        _ = (text + "\n").utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+    }
+}

@@ -1,0 +1,29 @@
+/// Flags of one command, parsed as `--name value` or `--name=value`; anything else is an error.
+struct CommandLineArguments {
+    private(set) var values: [String: String] = [:]
+
+    /// Parses `arguments`, accepting only `allowed` flags.
+    init(_ arguments: ArraySlice<String>, allowed: Set<String>) throws(UsageError) {
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let argument = arguments[index]
+            guard argument.hasPrefix("--") else { throw UsageError("unexpected argument '\(argument)'") }
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            guard allowed.contains(name) else { throw UsageError("unknown option '\(name)'") }
+            if value == nil {
+                index += 1
+                guard index < arguments.endIndex else { throw UsageError("option '\(name)' needs a value") }
+                value = arguments[index]
+            }
+            values[name] = value
+            index += 1
+        }
+    }
+
+    subscript(name: String) -> String? { values[name] }
+}

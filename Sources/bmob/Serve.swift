@@ -1,0 +1,69 @@
+import BmobServer
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension BmobCommand {
+    /// `bmob serve`: runs until SIGINT or SIGTERM, then shuts down gracefully.
+    enum Serve {
+        static var usage: String {
+            var text = "usage: bmob serve [options]\n\noptions (each also settable as BMOB_* or in the --config JSON file):\n"
+            text += "  --config FILE            JSON file of settings (keys as below, e.g. {\"port\": 9000})\n"
+            for setting in ServerConfiguration.settings {
+                let flag = "\(setting.flag) \(setting.key.uppercased())"
+                text += "  \(flag.padding(toLength: 24, withPad: " ", startingAt: 0)) \(setting.help) [\(setting.environment)]\n"
+            }
+            return text
+        }
+
+        static func run(_ arguments: ArraySlice<String>) async throws -> Int32 {
+            if arguments.contains("--help") || arguments.contains("-h") {
+                print(usage, terminator: "")
+                return 0
+            }
+            let allowed = Set(ServerConfiguration.settings.map(\.flag) + ["--config"])
+            let flags = try CommandLineArguments(arguments, allowed: allowed)
+            let configuration = try ConfigurationLoader.load(flags: flags.values, environment: ProcessInfo.processInfo.environment)
+            let logger = Logger(label: "bmob", level: configuration.logLevel)
+
+            let server = try await BmobServer.Server.start(configuration: configuration, logger: logger)
+            if let app = server.createdDevelopmentApp {
+                print("""
+                    created a development app in \(configuration.dataDirectory) (keys also in apps.json):
+                      Application ID: \(app.applicationId)
+                      REST API Key:   \(app.restKey)
+                      Master Key:     \(app.masterKey)
+                      Secret Key:     \(app.secretKey)
+                    """)
+            }
+            print("listening on \(server.baseURL)")
+            fflush(nil)  // scripts wait for this line on a pipe
+
+            let serving = Task { await server.run() }
+            let signals = watchSignals { signal in
+                logger.notice("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
+                serving.cancel()
+            }
+            await serving.value
+            signals.forEach { $0.cancel() }
+            logger.notice("stopped")
+            return 0
+        }
+
+        /// Turns SIGINT and SIGTERM into a call of `handler` instead of process death.
+        private static func watchSignals(_ handler: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
+            [SIGINT, SIGTERM].map { number in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { handler(number) }
+                source.resume()
+                return source
+            }
+        }
+    }
+}
