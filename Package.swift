@@ -38,7 +38,7 @@ var targets: [Target] = [
 
     .testTarget(name: "BmobWireTests", dependencies: ["BmobWire"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
-    .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobWire"]),
+    .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire"]),
     .testTarget(name: "BmobStoreTests", dependencies: ["BmobStore", "BmobWire", "bmob-crash-writer"]),
     .testTarget(name: "BmobServerTests", dependencies: ["BmobServer", "BmobTesting", "BmobHTTP", "BmobWire", "bmob"]),
 ]

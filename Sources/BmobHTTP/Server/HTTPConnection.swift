@@ -82,16 +82,16 @@ final class HTTPConnection: ChannelHandler {
             case .head(let head):
                 currentHead = head
                 currentBody = []
-                let limit = shared.responder.bodyLimit(for: head) ?? shared.configuration.limits.maxBodyBytes
-                decoder.setBodyLimit(limit)
-                if let length = head.contentLength, length > limit {
-                    sendError(.payloadTooLarge, "request body is larger than \(limit) bytes")
-                    return
-                }
-                if head.expectsContinue {
-                    channel.write(HTTPResponseEncoder.continueResponse)
-                }
                 if head.hasBody {
+                    let limit = shared.responder.bodyLimit(for: head) ?? shared.configuration.limits.maxBodyBytes
+                    decoder.setBodyLimit(limit)
+                    if let length = head.contentLength, length > limit {
+                        sendError(.payloadTooLarge, "request body is larger than \(limit) bytes")
+                        return
+                    }
+                    if head.expectsContinue {
+                        channel.write(HTTPResponseEncoder.continueResponse)
+                    }
                     currentBody.reserveCapacity(min(head.contentLength ?? 0, 1 << 20))
                     phase = .body
                     setDeadline(after: shared.bodyTimeout)

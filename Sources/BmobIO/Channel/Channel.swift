@@ -129,11 +129,30 @@ package final class Channel: Selectable {
     package func write(_ bytes: [UInt8]) {
         loop.assertInEventLoop()
         guard state == .open || state == .closingAfterWrites, !bytes.isEmpty else { return }
+        if writeQueue.isEmpty {
+            // Fast path: most responses fit the socket buffer and never touch the queue.
+            let result: IOResult<Int>
+            do {
+                result = try bytes.withUnsafeBytes { buffer throws(IOError) in try Posix.send(fd, buffer) }
+            } catch {
+                close()
+                return
+            }
+            if case .processed(let written) = result, written == bytes.count {
+                return
+            }
+            if case .processed(let written) = result {
+                writeOffset = written
+                pendingWriteBytes += bytes.count - written
+            } else {
+                pendingWriteBytes += bytes.count
+            }
+            writeQueue.append(bytes)
+            updateInterest()
+            return
+        }
         writeQueue.append(bytes)
         pendingWriteBytes += bytes.count
-        if writeQueue.count == 1 {
-            flush()
-        }
     }
 
     private func flush() {

@@ -3,11 +3,13 @@ package import BmobWire
 
 /// The server's ``HTTPResponder``: routes requests and answers every error in Bmob's JSON shape.
 package struct BmobResponder: HTTPResponder {
-    private let router: Router<BmobRouter.Handler>
+    private let router: Router
+    private let handlers: [BmobRouter.Handler]
     private let server: ServerContext
 
     package init(router: BmobRouter, server: ServerContext) {
         self.router = router.router
+        self.handlers = router.handlers
         self.server = server
     }
 
@@ -22,7 +24,7 @@ package struct BmobResponder: HTTPResponder {
         switch router.match(request.method, path: request.path) {
         case .found(let route, let parameters):
             do {
-                return try await route.handler(BmobRequest(http: request, parameters: parameters, server: server))
+                return try await handlers[route.index](BmobRequest(http: request, parameters: parameters, server: server))
             } catch let error as BmobAPIError {
                 return error.response
             } catch let error as any HTTPResponseError {

@@ -6,7 +6,9 @@ package import BmobWire
 package struct BmobRouter: Sendable {
     package typealias Handler = @Sendable (BmobRequest) async throws -> HTTPResponse
 
-    package private(set) var router = Router<Handler>()
+    package private(set) var router = Router()
+    /// Handlers by route index.
+    package private(set) var handlers: [Handler] = []
 
     package init() {}
 
@@ -17,7 +19,8 @@ package struct BmobRouter: Sendable {
         bodyLimit: Int? = nil,
         _ handler: @escaping Handler
     ) {
-        router.add(method, pattern, bodyLimit: bodyLimit, handler)
+        router.add(method, pattern, bodyLimit: bodyLimit)
+        handlers.append(handler)
     }
 
     /// A route that runs only for a request carrying a known app id and its REST or Master key.
@@ -27,7 +30,7 @@ package struct BmobRouter: Sendable {
         bodyLimit: Int? = nil,
         _ handler: @escaping @Sendable (BmobRequest, AppContext) async throws -> HTTPResponse
     ) {
-        router.add(method, pattern, bodyLimit: bodyLimit) { request in
+        open(method, pattern, bodyLimit: bodyLimit) { request in
             let context = try await AppAuthenticator.authenticate(request.http, apps: request.server.apps)
             return try await handler(request, context)
         }

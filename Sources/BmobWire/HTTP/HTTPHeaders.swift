@@ -1,24 +1,24 @@
 /// Header fields in arrival order. Lookups match names case-insensitively (ASCII), as RFC 9110 requires.
 package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
-    package typealias Element = (name: String, value: String)
+    package typealias Element = HTTPField
 
-    private var fields: [(name: String, value: String)]
+    private var fields: [HTTPField]
 
     package init() {
         fields = []
     }
 
-    package init(_ fields: [(name: String, value: String)]) {
+    package init(_ fields: [HTTPField]) {
         self.fields = fields
     }
 
     package init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { (name: $0.0, value: $0.1) }
+        fields = elements.map { HTTPField(name: $0.0, value: $0.1) }
     }
 
     package var count: Int { fields.count }
 
-    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+    package func makeIterator() -> IndexingIterator<[HTTPField]> {
         fields.makeIterator()
     }
 
@@ -40,13 +40,13 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
     }
 
     package mutating func add(name: String, value: String) {
-        fields.append((name, value))
+        fields.append(HTTPField(name: name, value: value))
     }
 
     /// Removes every field called `name`, then adds one with `value`.
     package mutating func replaceOrAdd(name: String, value: String) {
         remove(name: name)
-        fields.append((name, value))
+        fields.append(HTTPField(name: name, value: value))
     }
 
     package mutating func remove(name: String) {
@@ -61,11 +61,6 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
             }
         }
         return false
-    }
-
-    package static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.fields.count == rhs.fields.count
-            && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 
     /// ASCII case-insensitive equality without allocating.

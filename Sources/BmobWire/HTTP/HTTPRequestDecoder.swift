@@ -69,12 +69,27 @@ package struct HTTPRequestDecoder: Sendable {
     package var isIdle: Bool { state == .head && scanned == 0 }
 
     /// Adds received bytes.
-    package mutating func append(_ bytes: some Collection<UInt8>) {
-        if start > 0, start >= 4096, start * 2 >= buffer.count {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Adds received bytes.
+    package mutating func append(_ bytes: [UInt8]) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Drops consumed bytes: all of them when everything was read (the common case between requests),
+    /// otherwise the consumed prefix once it outweighs the rest.
+    private mutating func compact() {
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else if start >= 4096, start * 2 >= buffer.count {
             buffer.removeSubrange(0..<start)
             start = 0
         }
-        buffer.append(contentsOf: bytes)
     }
 
     /// Sets the body limit of the request whose head was just returned.
@@ -233,7 +248,7 @@ package struct HTTPRequestDecoder: Sendable {
         case .success(let parsed): head = parsed
         case .failure(let error): return .failure(error)
         }
-        var fields: [(name: String, value: String)] = []
+        var fields: [HTTPField] = []
         fields.reserveCapacity(lines.count - 1)
         for line in lines.dropFirst() {
             switch parseField(line) {
@@ -252,7 +267,7 @@ package struct HTTPRequestDecoder: Sendable {
         guard index > methodStart, index < line.upperBound, buffer[index] == 0x20 else {
             return .failure(HTTPDecodeError(.badRequest, "malformed request line"))
         }
-        let method = String(decoding: buffer[methodStart..<index], as: UTF8.self)
+        let method = Self.knownMethod(buffer[methodStart..<index]) ?? HTTPMethod(rawValue: String(decoding: buffer[methodStart..<index], as: UTF8.self))
         index += 1
         let targetStart = index
         while index < line.upperBound, buffer[index] != 0x20 {
@@ -281,11 +296,11 @@ package struct HTTPRequestDecoder: Sendable {
             return .failure(HTTPDecodeError(.badRequest, "malformed request target"))
         }
         return .success(
-            HTTPRequestHead(method: HTTPMethod(rawValue: method), target: target, version: HTTPVersion(major: major, minor: minor))
+            HTTPRequestHead(method: method, target: target, version: HTTPVersion(major: major, minor: minor))
         )
     }
 
-    private func parseField(_ line: Range<Int>) -> Result<(name: String, value: String), HTTPDecodeError> {
+    private func parseField(_ line: Range<Int>) -> Result<HTTPField, HTTPDecodeError> {
         let first = buffer[line.lowerBound]
         if first == 0x20 || first == 0x09 {
             return .failure(HTTPDecodeError(.badRequest, "obsolete header line folding"))
@@ -307,7 +322,7 @@ package struct HTTPRequestDecoder: Sendable {
                 return .failure(HTTPDecodeError(.badRequest, "invalid character in header \(name)"))
             }
         }
-        return .success((name, String(decoding: buffer[valueStart..<valueEnd], as: UTF8.self)))
+        return .success(HTTPField(name: name, value: String(decoding: buffer[valueStart..<valueEnd], as: UTF8.self)))
     }
 
     /// RFC 9112 §6: Transfer-Encoding wins over Content-Length, but a request carrying both is rejected
@@ -422,6 +437,23 @@ package struct HTTPRequestDecoder: Sendable {
     }
 
     // MARK: - Bytes
+
+    /// The common methods without building a string.
+    private static func knownMethod(_ bytes: ArraySlice<UInt8>) -> HTTPMethod? {
+        switch bytes.count {
+        case 3:
+            if bytes.elementsEqual("GET".utf8) { return .get }
+            if bytes.elementsEqual("PUT".utf8) { return .put }
+        case 4:
+            if bytes.elementsEqual("POST".utf8) { return .post }
+            if bytes.elementsEqual("HEAD".utf8) { return .head }
+        case 6:
+            if bytes.elementsEqual("DELETE".utf8) { return .delete }
+        default:
+            break
+        }
+        return nil
+    }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {

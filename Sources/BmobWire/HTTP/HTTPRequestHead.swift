@@ -28,12 +28,12 @@ package struct HTTPRequestHead: Sendable, Equatable {
 
     /// The target before any `?`.
     package var path: Substring {
-        if let mark = target.firstIndex(of: "?") { target[..<mark] } else { target[...] }
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) { target[..<mark] } else { target[...] }
     }
 
     /// The target after the first `?`, or an empty string.
     package var query: Substring {
-        if let mark = target.firstIndex(of: "?") { target[target.index(after: mark)...] } else { "" }
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) { target[target.utf8.index(after: mark)...] } else { "" }
     }
 
     /// Whether the connection stays open after this exchange (RFC 9112 §9.3).

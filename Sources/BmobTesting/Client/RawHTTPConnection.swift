@@ -1,0 +1,160 @@
+import BmobWire
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A blocking TCP connection that sends raw bytes and reads HTTP/1.1 responses, for tests that need control
+/// over every byte (malformed requests, pipelining, slow clients) or must see exactly what the server sent.
+///
+/// Not thread-safe: use one connection from one task at a time.
+package final class RawHTTPConnection: @unchecked Sendable {
+    // Invariant: callers never use one connection from two threads at once (documented above); the type is
+    // `Sendable` only so a test can move a blocking read onto another thread and wait for it.
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    /// Seconds a read waits before ``RawHTTPError/timeout``.
+    package var timeout: Double
+
+    /// Connects to `host:port` (numeric IPv4).
+    package init(host: String = "127.0.0.1", port: Int, timeout: Double = 5) throws {
+        self.timeout = timeout
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RawHTTPError.io("socket: errno \(errno)") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        inet_pton(AF_INET, host, &address.sin_addr)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw RawHTTPError.io("connect: errno \(code)")
+        }
+        var one: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// Sends every byte (blocking).
+    package func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw RawHTTPError.io("send: errno \(errno)") }
+            offset += sent
+        }
+    }
+
+    package func send(_ text: String) throws {
+        try send(Array(text.utf8))
+    }
+
+    /// Half-closes the connection: the server sees end of stream.
+    package func shutdownWrite() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Reads more bytes into the buffer; `false` at end of stream.
+    private func fill() throws -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, Int32(timeout * 1000))
+        guard ready > 0 else { throw RawHTTPError.timeout }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count < 0 {
+            if errno == ECONNRESET { return false }
+            throw RawHTTPError.io("recv: errno \(errno)")
+        }
+        if count == 0 { return false }
+        buffer.append(contentsOf: chunk[0..<count])
+        return true
+    }
+
+    /// Reads one complete response (Content-Length framed, or up to end of stream).
+    ///
+    /// - Parameter interim: return `100 Continue` and other 1xx responses instead of skipping them.
+    package func readResponse(interim: Bool = false) throws -> RawHTTPResponse {
+        while true {
+            let response = try readOneResponse()
+            if response.status >= 200 || interim { return response }
+        }
+    }
+
+    private func readOneResponse() throws -> RawHTTPResponse {
+        var headEnd: Int?
+        while headEnd == nil {
+            headEnd = findHeadEnd()
+            if headEnd == nil {
+                guard try fill() else { throw RawHTTPError.closed }
+            }
+        }
+        let headText = String(decoding: buffer[0..<headEnd!], as: UTF8.self)
+        var lines = headText.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        guard !lines.isEmpty else { throw RawHTTPError.malformed("empty head") }
+        let statusLine = lines.removeFirst()
+        let parts = statusLine.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+            throw RawHTTPError.malformed("bad status line '\(statusLine)'")
+        }
+        var headers = HTTPHeaders()
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { throw RawHTTPError.malformed("bad header '\(line)'") }
+            headers.add(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingSpaces())
+        }
+        buffer.removeFirst(headEnd!)
+        var body: [UInt8] = []
+        if status >= 200, status != 204, status != 304 {
+            if let lengthText = headers["Content-Length"], let length = Int(lengthText) {
+                while buffer.count < length {
+                    guard try fill() else { throw RawHTTPError.closed }
+                }
+                body = Array(buffer[0..<length])
+                buffer.removeFirst(length)
+            } else {
+                while try fill() {}
+                body = buffer
+                buffer = []
+            }
+        }
+        return RawHTTPResponse(status: status, reason: parts.count > 2 ? String(parts[2]) : "", headers: headers, body: body)
+    }
+
+    private func findHeadEnd() -> Int? {
+        guard buffer.count >= 4 else { return nil }
+        for index in 3..<buffer.count
+        where buffer[index] == 0x0A && buffer[index - 1] == 0x0D && buffer[index - 2] == 0x0A && buffer[index - 3] == 0x0D {
+            return index + 1
+        }
+        return nil
+    }
+
+    /// Waits until the server closes the connection; `true` if it did within the timeout. Unread bytes are
+    /// discarded.
+    package func waitForClose() -> Bool {
+        do {
+            while try fill() {}
+            return true
+        } catch {
+            return false
+        }
+    }
+}
+
+/// Why a ``RawHTTPConnection`` call failed.
+package enum RawHTTPError: Error, Equatable {
+    case io(String)
+    case timeout
+    case closed
+    case malformed(String)
+}

@@ -1,0 +1,106 @@
+package import BmobServer
+import BmobIO
+import BmobWire
+package import Foundation
+
+/// An in-process Bmob server on a loopback port with a fresh temporary data folder and one known app —
+/// for our tests and for SDK users' tests.
+///
+/// ```swift
+/// let server = try await TestServer.start()
+/// defer { Task { await server.stop() } }
+/// let response = try server.connect().request("GET", "/1/timestamp", headers: server.appHeaders)
+/// ```
+package final class TestServer: Sendable {
+    /// The app every test server has.
+    package static let applicationId = "testapp0000000000000000000000001"
+    package static let restKey = "testrestkey000000000000000000001"
+    package static let masterKey = "testmasterkey0000000000000000001"
+    package static let secretKey = "testsecretkey001"
+
+    package let server: Server
+    package let dataDirectory: URL
+    private let ownsDirectory: Bool
+
+    private init(server: Server, dataDirectory: URL, ownsDirectory: Bool) {
+        self.server = server
+        self.dataDirectory = dataDirectory
+        self.ownsDirectory = ownsDirectory
+    }
+
+    /// Starts a server on `127.0.0.1`, port 0.
+    ///
+    /// - Parameters:
+    ///   - dataDirectory: reuse this folder (to test restarts); by default a new temporary one, removed by ``stop()``.
+    ///   - clock: the server's clock.
+    ///   - configure: changes to the configuration (limits, timeouts, loops) before start.
+    package static func start(
+        dataDirectory: URL? = nil,
+        clock: ServerClock = .system,
+        logger: Logger = .disabled,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
+        let directory = dataDirectory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("bmob-test-\(UUID().uuidString)", isDirectory: true)
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.loops = 2
+        configuration.dataDirectory = directory.path
+        configure(&configuration)
+        let registry = AppRegistry(dataDirectory: directory.path)
+        if try registry.load().isEmpty {
+            _ = try registry.create(
+                name: "Test",
+                applicationId: applicationId,
+                restKey: restKey,
+                masterKey: masterKey,
+                secretKey: secretKey,
+                now: clock.nowSeconds
+            )
+        }
+        let server = try await Server.start(configuration: configuration, clock: clock, logger: logger)
+        return TestServer(server: server, dataDirectory: directory, ownsDirectory: dataDirectory == nil)
+    }
+
+    /// The listening port.
+    package var port: Int { Int(server.localAddress.port) }
+
+    /// `http://127.0.0.1:<port>`.
+    package var baseURL: String { server.baseURL }
+
+    /// The headers of the test app with its REST key.
+    package var appHeaders: [(String, String)] {
+        [("X-Bmob-Application-Id", Self.applicationId), ("X-Bmob-REST-API-Key", Self.restKey)]
+    }
+
+    /// The headers of the test app with its Master Key.
+    package var masterHeaders: [(String, String)] {
+        [("X-Bmob-Application-Id", Self.applicationId), ("X-Bmob-Master-Key", Self.masterKey)]
+    }
+
+    /// A new raw connection to the server.
+    package func connect(timeout: Double = 5) throws -> RawHTTPConnection {
+        try RawHTTPConnection(port: port, timeout: timeout)
+    }
+
+    /// Sends one request on a new connection and reads the response.
+    package func request(
+        _ method: String,
+        _ target: String,
+        headers: [(String, String)] = [],
+        body: [UInt8]? = nil
+    ) throws -> RawHTTPResponse {
+        let connection = try connect()
+        try connection.send(HTTPRequestText.make(method, target, headers: headers, body: body))
+        return try connection.readResponse()
+    }
+
+    /// Shuts the server down gracefully and removes its temporary folder.
+    package func stop() async {
+        await server.shutdown()
+        if ownsDirectory {
+            try? FileManager.default.removeItem(at: dataDirectory)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import BmobHTTP
+import BmobWire
+import Testing
+
+@Suite struct RouterTests {
+    private func router() -> Router {
+        var router = Router()
+        router.add(.get, "/1/classes/:className")  // 0
+        router.add(.post, "/1/classes/:className")  // 1
+        router.add(.get, "/1/classes/:className/:objectId")  // 2
+        router.add(.get, "/1/classes/special")  // 3
+        router.add(.delete, "/2/files/:cdn/**")  // 4
+        router.add(.get, "/health")  // 5
+        return router
+    }
+
+    private func index(_ match: Router.Match) -> Int? {
+        if case .found(let route, _) = match { route.index } else { nil }
+    }
+
+    private func parameters(_ match: Router.Match) -> RouteParameters? {
+        if case .found(_, let parameters) = match { parameters } else { nil }
+    }
+
+    @Test func capturesParameters() {
+        let match = router().match(.get, path: "/1/classes/GameScore/abc123")
+        #expect(index(match) == 2)
+        #expect(parameters(match)?["className"] == "GameScore")
+        #expect(parameters(match)?["objectId"] == "abc123")
+    }
+
+    @Test func acceptsOneTrailingSlash() {
+        #expect(index(router().match(.post, path: "/1/classes/GameScore/")) == 1)
+        #expect(index(router().match(.get, path: "/health/")) == 5)
+        #expect(index(router().match(.get, path: "/health//")) == nil)
+    }
+
+    @Test func literalsBeatParameters() {
+        #expect(index(router().match(.get, path: "/1/classes/special")) == 3)
+        #expect(index(router().match(.get, path: "/1/classes/other")) == 0)
+    }
+
+    @Test func restCapturesTheRemainingPath() {
+        let match = router().match(.delete, path: "/2/files/upyun/2019/01/09/a.png")
+        #expect(index(match) == 4)
+        #expect(parameters(match)?["cdn"] == "upyun")
+        #expect(parameters(match)?["**"] == "2019/01/09/a.png")
+    }
+
+    @Test func parametersArePercentDecodedButPlusStays() {
+        let match = router().match(.get, path: "/1/classes/A%20B+C")
+        #expect(parameters(match)?["className"] == "A B+C")
+    }
+
+    @Test func wrongMethodListsTheAllowedOnes() {
+        guard case .methodNotAllowed(let methods) = router().match(.put, path: "/1/classes/X") else {
+            Issue.record("expected methodNotAllowed")
+            return
+        }
+        #expect(methods == [.get, .post])
+    }
+
+    @Test func headFallsBackToGet() {
+        #expect(index(router().match(.head, path: "/health")) == 5)
+    }
+
+    @Test func unknownPathsAreNotFound() {
+        for path in ["/", "/nope", "/1/classes", "/1/classes/A/b/c", "health", "/1//classes/A"] {
+            guard case .notFound = router().match(.get, path: Substring(path)) else {
+                Issue.record("\(path) should not match")
+                continue
+            }
+        }
+    }
+
+    @Test func copiesDoNotShareLaterRoutes() {
+        let original = router()
+        var copy = original
+        copy.add(.get, "/extra")
+        #expect(index(copy.match(.get, path: "/extra")) == 6)
+        guard case .notFound = original.match(.get, path: "/extra") else {
+            Issue.record("the original router changed")
+            return
+        }
+    }
+}

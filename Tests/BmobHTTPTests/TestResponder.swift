@@ -1,0 +1,60 @@
+import BmobHTTP
+import BmobIO
+import BmobWire
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A small responder exercising the server: echo, slow answers, big answers, per-route limits, failures.
+struct TestResponder: HTTPResponder {
+    struct Boom: Error {}
+
+    enum Endpoint: Int {
+        case hello, echo, small, slow, thread, big, boom
+    }
+
+    let router: Router = {
+        var router = Router()
+        router.add(.get, "/hello")
+        router.add(.post, "/echo")
+        router.add(.post, "/small", bodyLimit: 10)
+        router.add(.get, "/slow/:milliseconds")
+        router.add(.get, "/thread")
+        router.add(.get, "/big/:bytes")
+        router.add(.get, "/boom")
+        return router
+    }()
+
+    func bodyLimit(for head: HTTPRequestHead) -> Int? {
+        if case .found(let route, _) = router.match(head.method, path: head.path) { return route.bodyLimit }
+        return nil
+    }
+
+    func respond(to request: HTTPRequest) async throws -> HTTPResponse {
+        switch router.match(request.method, path: request.path) {
+        case .notFound:
+            return .text("not found", status: .notFound)
+        case .methodNotAllowed:
+            return .text("method not allowed", status: .methodNotAllowed)
+        case .found(let route, let parameters):
+            switch Endpoint(rawValue: route.index)! {
+            case .hello:
+                return HTTPResponse(status: .ok, headers: ["X-Test": "yes"], body: Array("hello".utf8))
+            case .echo, .small:
+                return HTTPResponse(status: .ok, body: request.body)
+            case .slow:
+                try await Task.sleep(for: .milliseconds(Int(parameters["milliseconds"]!)!))
+                return .text("slow")
+            case .thread:
+                return .text(String(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self()))))))
+            case .big:
+                let count = Int(parameters["bytes"]!)!
+                return HTTPResponse(status: .ok, body: (0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) })
+            case .boom:
+                throw Boom()
+            }
+        }
+    }
+}
