@@ -77,9 +77,10 @@ final class SQLiteConnection {
 
     /// Runs one statement to completion.
     func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws(StoreError) {
-        try withStatement(sql, arguments) { statement throws(StoreError) in
-            while try statement.step() {}
-        }
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        while try statement.step() {}
     }
 
     /// Runs a query and maps each row.

@@ -19,9 +19,8 @@ enum SQLiteMigrator {
             }
             for migration in migrations where !applied.contains(migration.name) {
                 try migration.apply(connection)
-                try connection.run("INSERT INTO \(table) (name, appliedAt) VALUES (?, ?)", [
-                    .text(migration.name), .integer(now),
-                ])
+                try connection.run(
+                    "INSERT INTO \(table) (name, appliedAt) VALUES (?, ?)", [.text(migration.name), .integer(now)])
             }
             try connection.execute("COMMIT")
         } catch {

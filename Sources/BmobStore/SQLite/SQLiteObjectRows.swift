@@ -28,10 +28,10 @@ enum SQLiteObjectRows {
         } ?? false
     }
 
-    /// Names of the tables that hold Bmob classes: not internal, not SQLite's, and valid class names.
+    /// Names of the tables that hold Bmob classes (internal and SQLite tables fail the name check).
     static func classTables(_ connection: SQLiteConnection) throws -> [String] {
         try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) ?? "" }
-            .filter { !$0.hasPrefix(SQLiteTableName.internalPrefix) && BmobName.isValidClassName($0) }
+            .filter(SQLiteTableName.isClassTable)
     }
 
     static func fetch(_ connection: SQLiteConnection, _ table: SQLiteTableName, objectId: String) throws
@@ -49,11 +49,12 @@ enum SQLiteObjectRows {
     }
 
     static func insert(_ connection: SQLiteConnection, _ table: SQLiteTableName, _ object: StoredObject) throws {
+        let sql = "INSERT INTO \(table.quoted) (objectId, createdAt, updatedAt, acl, data) VALUES (?, ?, ?, ?, ?)"
         do {
-            try connection.run(
-                "INSERT INTO \(table.quoted) (objectId, createdAt, updatedAt, acl, data) VALUES (?, ?, ?, ?, ?)",
-                [.text(object.objectId)] + columns(object))
-        } catch let error as StoreError where error.sqliteCode == .constraintPrimaryKey {
+            try connection.run(sql, [.text(object.objectId)] + columns(object))
+        } catch {
+            // Not `catch … where`: with a typed-throws `do`, Swift 6.3.1 crashes compiling that form.
+            guard error.sqliteCode == .constraintPrimaryKey else { throw error }
             throw StoreError(.duplicate, "an object with this objectId already exists", underlying: error)
         }
     }
@@ -100,10 +101,13 @@ enum SQLiteObjectRows {
 
     /// Parses a JSON text column; `nil` for NULL.
     static func parseJSON(_ row: SQLiteStatement, column: Int32) throws(StoreError) -> JSONValue? {
-        do {
-            return try row.withBytes(column) { bytes throws(JSONParseError) in try JSONParser.parse(bytes) }
-        } catch {
-            throw StoreError(.corrupt, "stored JSON is invalid", underlying: error)
+        let result = row.withBytes(column) { bytes in
+            Result { () throws(JSONParseError) in try JSONParser.parse(bytes) }
+        }
+        switch result {
+        case nil: return nil
+        case .success(let value)?: return value
+        case .failure(let error)?: throw StoreError(.corrupt, "stored JSON is invalid", underlying: error)
         }
     }
 }

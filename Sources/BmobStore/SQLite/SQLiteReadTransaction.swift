@@ -39,7 +39,7 @@ final class SQLiteReadTransaction: StoreReadTransaction {
     }
 
     func schema(className: String) throws -> [String: FieldSchema] {
-        try StoreError.validateClassName(className)
+        _ = try SQLiteTableName(className: className)
         try checkUsable()
         return catalog.fields(of: className)
     }

@@ -1,3 +1,5 @@
+import BmobWire
+
 /// A table name that is safe to put in SQL text: a valid Bmob class name or one of the store's own tables.
 ///
 /// The only way to make one validates the name, so a quoted identifier can never carry SQL.
@@ -11,16 +13,26 @@ struct SQLiteTableName: Hashable, Sendable {
 
     /// The table of a Bmob class; throws ``StoreError/Code/invalidClassName`` before any SQL is built.
     init(className: String) throws(StoreError) {
-        try StoreError.validateClassName(className)
+        guard Self.isClassTable(className) else {
+            var error = StoreError(.invalidClassName, "invalid class name", fileID: nil, line: nil)
+            error.detail = "class name: \(className)"
+            throw error
+        }
         self.init(trusted: className)
+    }
+
+    /// Whether `name` can be a class table: a valid Bmob class name that SQLite does not reserve
+    /// (`sqlite_…` in any case passes Bmob's rules, but SQLite keeps such tables for itself).
+    static func isClassTable(_ name: String) -> Bool {
+        BmobName.isValidClassName(name) && !name.lowercased().hasPrefix("sqlite_")
     }
 
     /// The identifier in double quotes. Valid names hold only letters, digits and underscores.
     var quoted: String { "\"\(name)\"" }
 
-    /// Internal tables start with two underscores, which no Bmob class name can (they start with a letter,
-    /// or are one of the four `_`-prefixed system classes).
-    static let internalPrefix = "__"
+    // Internal tables start with two underscores, which no Bmob class name can (they start with a letter,
+    // or are one of the four `_`-prefixed system classes), so they never clash and never list as classes.
+
     /// The journal: one row per change, appended in the transaction of the change.
     static let journal = SQLiteTableName(trusted: "__journal")
     /// The schema registry: one row per recorded field.

@@ -42,7 +42,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     }
 
     func schema(className: String) throws -> [String: FieldSchema] {
-        try StoreError.validateClassName(className)
+        _ = try SQLiteTableName(className: className)
         checkActive()
         return catalog.fields(of: className)
     }
@@ -74,7 +74,8 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     func delete(className: String, objectId: String) throws -> StoredObject {
         let table = try SQLiteTableName(className: className)
         checkActive()
-        guard catalog.contains(className), let before = try SQLiteObjectRows.delete(connection, table, objectId: objectId)
+        guard catalog.contains(className),
+            let before = try SQLiteObjectRows.delete(connection, table, objectId: objectId)
         else { throw StoreError(.notFound, "object not found") }
         try journal(className, objectId, .delete, before: before.json, after: nil)
         return before

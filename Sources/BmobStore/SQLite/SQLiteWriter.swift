@@ -8,14 +8,14 @@ import BmobIO
 /// COMMIT returned, so an acknowledged write is in the WAL. If COMMIT fails, every job of the group gets
 /// that error.
 final class SQLiteWriter: @unchecked Sendable {
-    // Invariant: the queue state (`pending`, `drainScheduled`, `closeRequested`, `closeWaiters`, `isClosed`,
-    // `statistics`) is only touched inside `lock.withLock`. The thread state (`connection`, `catalog`) is only
-    // touched on the pool's single thread; the connection traps if used anywhere else.
+    // Invariant: the queue state (`pending`, `drainScheduled`, `closeRequested`, `closeAction`, `isClosed`,
+    // `closeWaiters`, `statistics`) is only touched inside `lock.withLock`. The thread state (`connection`,
+    // `catalog`) is only touched on the pool's single thread; the connection traps if used anywhere else.
     private let lock = Lock()
     private var pending: [SQLiteWriteJob] = []
-    private var pendingHead = 0
     private var drainScheduled = false
     private var closeRequested = false
+    private var closeAction: (@Sendable () -> Void)?
     private var isClosed = false
     private var closeWaiters: [CheckedContinuation<Void, Never>] = []
     private var statistics = SQLiteStore.Statistics()
@@ -39,8 +39,8 @@ final class SQLiteWriter: @unchecked Sendable {
             let connection = try SQLiteConnection(
                 path: self.configuration.path, readOnly: false,
                 busyTimeoutMilliseconds: Int32(clamping: self.configuration.busyTimeoutMilliseconds))
-            // WAL is a property of the file; setting it again is cheap. An in-memory database cannot use it.
-            let mode = try connection.firstRow("PRAGMA journal_mode = WAL") { $0.text(0) }
+            // WAL is a property of the file; asking again is cheap. An in-memory database cannot use it.
+            let mode = try connection.firstRow("PRAGMA journal_mode = WAL") { $0.text(0) } ?? nil
             guard mode?.lowercased() == "wal" else {
                 throw StoreError(.io, "the database cannot use write-ahead logging")
             }
@@ -71,7 +71,8 @@ final class SQLiteWriter: @unchecked Sendable {
     }
 
     /// Lets queued jobs finish, then, on the writer thread, runs `finally` (the store closes its readers
-    /// there), checkpoints the WAL, closes the connection and stops the thread. Safe to call more than once.
+    /// there), checkpoints the WAL, closes the connection and stops the thread. Safe to call more than once;
+    /// only the first call's `finally` runs.
     func close(finally: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let (resumeNow, schedule) = lock.withLock {
@@ -79,13 +80,149 @@ final class SQLiteWriter: @unchecked Sendable {
                 closeWaiters.append(continuation)
                 guard !closeRequested else { return (false, false) }
                 closeRequested = true
+                closeAction = finally
                 defer { drainScheduled = true }
                 return (false, !drainScheduled)
             }
             if resumeNow { continuation.resume() }
-            if schedule { pool.submit { _ in self.drain(finally: finally) } } else { closeHook.set(finally) }
+            if schedule { pool.submit { _ in self.drain() } }
         }
-        // The thread has finished its last work item; joining it returns at once.
+        // The thread has finished its last work item, so joining it returns at once.
         pool.shutdown()
+    }
+
+    private enum Step {
+        case group([SQLiteWriteJob])
+        case close(@Sendable () -> Void)
+        case idle
+    }
+
+    /// The writer thread's loop over the queue; returns when the queue is empty or the store closed.
+    private func drain() {
+        while true {
+            let step: Step = lock.withLock {
+                if !pending.isEmpty {
+                    let count = min(pending.count, max(1, configuration.maximumGroupSize))
+                    defer { pending.removeFirst(count) }
+                    return .group(Array(pending.prefix(count)))
+                }
+                if let action = closeAction {
+                    closeAction = nil
+                    return .close(action)
+                }
+                drainScheduled = false
+                return .idle
+            }
+            switch step {
+            case .group(let jobs):
+                var remaining = jobs[...]
+                while !remaining.isEmpty {
+                    remaining = runTransaction(remaining)
+                }
+            case .close(let action):
+                finishClose(action)
+                return
+            case .idle:
+                return
+            }
+        }
+    }
+
+    /// Runs jobs in one transaction. Returns the jobs it did not get to, when SQLite rolled the whole
+    /// transaction back by itself (an I/O error or a full disk does that); the caller starts a new one.
+    private func runTransaction(_ jobs: ArraySlice<SQLiteWriteJob>) -> ArraySlice<SQLiteWriteJob> {
+        guard let connection else {
+            fail(jobs, StoreError.closed())
+            return []
+        }
+        do {
+            try connection.run("BEGIN IMMEDIATE")
+        } catch {
+            fail(jobs, error)
+            return []
+        }
+        var catalog = self.catalog
+        var succeeded: [(job: SQLiteWriteJob, resume: @Sendable () -> Void)] = []
+        var failedCount = 0
+        var index = jobs.startIndex
+        while index < jobs.endIndex {
+            let job = jobs[index]
+            index += 1
+            let transaction = SQLiteWriteTransaction(
+                connection: connection, catalog: catalog, caller: job.caller, time: configuration.clock())
+            do {
+                try connection.run("SAVEPOINT job")
+                let resume = try job.perform(transaction)
+                transaction.invalidate()
+                try connection.run("RELEASE job")
+                catalog = transaction.catalog
+                succeeded.append((job, resume))
+            } catch {
+                transaction.invalidate()
+                job.fail(error)
+                failedCount += 1
+                guard connection.isInTransaction else {
+                    // SQLite ended the transaction: the group's earlier writes are gone with it.
+                    fail(succeeded.map(\.job), error, alreadyCounted: failedCount)
+                    return jobs[index...]
+                }
+                do {
+                    try connection.run("ROLLBACK TO job")
+                    try connection.run("RELEASE job")
+                } catch {
+                    try? connection.run("ROLLBACK")
+                    fail(succeeded.map(\.job), error, alreadyCounted: failedCount)
+                    return jobs[index...]
+                }
+            }
+        }
+        do {
+            try connection.run("COMMIT")
+        } catch {
+            if connection.isInTransaction { try? connection.run("ROLLBACK") }
+            fail(succeeded.map(\.job), error, alreadyCounted: failedCount)
+            return []
+        }
+        // Publish the schema before resuming anyone, so a caller's next read sees what it just recorded.
+        self.catalog = catalog
+        registry.publish(catalog)
+        lock.withLock {
+            statistics.transactions += 1
+            statistics.committedWrites += succeeded.count
+            statistics.failedWrites += failedCount
+        }
+        for (_, resume) in succeeded {
+            resume()
+        }
+        return []
+    }
+
+    /// Fails jobs and counts them, with `alreadyCounted` jobs of the same transaction that failed on their own.
+    private func fail(_ jobs: some Sequence<SQLiteWriteJob>, _ error: any Error, alreadyCounted: Int = 0) {
+        var count = alreadyCounted
+        for job in jobs {
+            job.fail(error)
+            count += 1
+        }
+        lock.withLock { statistics.failedWrites += count }
+    }
+
+    /// Runs on the writer thread once the queue is empty after ``close(finally:)``.
+    private func finishClose(_ action: @Sendable () -> Void) {
+        action()
+        if let connection {
+            // Folds the WAL back into the database so the file stands alone; best effort.
+            try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            connection.close()
+        }
+        connection = nil
+        let waiters = lock.withLock {
+            isClosed = true
+            defer { closeWaiters = [] }
+            return closeWaiters
+        }
+        for waiter in waiters {
+            waiter.resume()
+        }
     }
 }

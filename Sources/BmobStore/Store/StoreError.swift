@@ -113,15 +113,6 @@ extension StoreError {
         StoreError(.closed, "the store is closed", fileID: fileID, line: line)
     }
 
-    /// Checks a class name against Bmob's rules before it can reach SQL.
-    static func validateClassName(_ name: String) throws(StoreError) {
-        guard BmobName.isValidClassName(name) else {
-            var error = StoreError(.invalidClassName, "invalid class name", fileID: nil, line: nil)
-            error.detail = "class name: \(name)"
-            throw error
-        }
-    }
-
     /// Checks a field name against Bmob's rules before it can reach SQL.
     static func validateFieldName(_ name: String) throws(StoreError) {
         guard BmobName.isValidFieldName(name) else {

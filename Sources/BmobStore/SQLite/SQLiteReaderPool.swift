@@ -1,0 +1,86 @@
+import BmobIO
+
+/// Read-only connections, one per thread of a pool, each opened lazily on its own thread.
+///
+/// A read runs as `BEGIN … COMMIT` on whichever thread is free, so it sees one WAL snapshot and never
+/// waits for the writer.
+final class SQLiteReaderPool: @unchecked Sendable {
+    // Invariant: `slots[i].connection` is only touched by the pool thread with index `i`, and by
+    // ``shutdown()`` after every pool thread was joined. The array itself never changes after `init`, so
+    // threads never write to shared storage (one box per slot, not one array of connections).
+    private let slots: [Slot]
+    private let pool: ThreadPool
+    private let configuration: SQLiteStore.Configuration
+    private let registry: SchemaRegistry
+
+    init(configuration: SQLiteStore.Configuration, registry: SchemaRegistry) {
+        let count = max(1, configuration.readerCount)
+        self.configuration = configuration
+        self.registry = registry
+        slots = (0..<count).map { _ in Slot() }
+        pool = ThreadPool(threadCount: count, name: "bmob-sqlite-r")
+    }
+
+    /// Queues a read; `completion` receives its result on the reader thread.
+    func submit<T>(
+        ticket: SQLiteReadTicket,
+        _ body: @escaping @Sendable (SQLiteReadTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        pool.submit { index in
+            completion(Result { try self.perform(index: index, ticket: ticket, body) })
+        }
+    }
+
+    /// Waits for queued reads, stops the threads and closes the connections. Blocks: call it on the writer
+    /// thread (``SQLiteStore/close()`` does).
+    func shutdown() {
+        pool.shutdown()
+        for slot in slots {
+            slot.connection?.close()
+            slot.connection = nil
+        }
+    }
+
+    private func perform<T>(
+        index: Int,
+        ticket: SQLiteReadTicket,
+        _ body: (SQLiteReadTransaction) throws -> T
+    ) throws -> T {
+        let connection = try connection(at: index)
+        guard ticket.start(connection.interruptHandle) else { throw CancellationError() }
+        defer { ticket.finish() }
+        do {
+            try connection.run("BEGIN")
+            let transaction = SQLiteReadTransaction(connection: connection, catalog: registry.committed, ticket: ticket)
+            defer { transaction.invalidate() }
+            let value = try body(transaction)
+            // A read-only transaction has nothing to lose: if COMMIT fails, ROLLBACK ends it all the same.
+            do {
+                try connection.run("COMMIT")
+            } catch {
+                try connection.run("ROLLBACK")
+            }
+            return value
+        } catch {
+            if connection.isInTransaction { try? connection.run("ROLLBACK") }
+            if ticket.isCancelled, (error as? StoreError)?.sqliteCode == .interrupt { throw CancellationError() }
+            throw error
+        }
+    }
+
+    private func connection(at index: Int) throws -> SQLiteConnection {
+        let slot = slots[index]
+        if let connection = slot.connection { return connection }
+        let connection = try SQLiteConnection(
+            path: configuration.path, readOnly: true,
+            busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds))
+        slot.connection = connection
+        return connection
+    }
+
+    /// One thread's connection, opened on first use.
+    private final class Slot {
+        var connection: SQLiteConnection?
+    }
+}

@@ -1,0 +1,134 @@
+import BmobIO
+
+/// The embedded ``Store``: one SQLite file per app, in WAL mode.
+///
+/// One writer thread owns the read-write connection and commits queued writes in groups (see
+/// ``write(caller:_:)``); a pool of reader threads, one read-only connection each, serves ``read(_:)``.
+/// No SQLite call runs on the calling task's thread. Each class is a table (`objectId`, `createdAt`,
+/// `updatedAt`, `acl`, `data` as a JSON object); internal tables start with `__`: `__journal`,
+/// `__schema` (the schema registry, cached in memory and updated only after COMMIT) and `__migrations`.
+///
+/// Call ``close()`` before dropping the store: it finishes queued writes, checkpoints the WAL and stops
+/// the threads.
+///
+/// ## Topics
+/// ### Opening
+/// - ``open(_:migrations:)``
+/// - ``Configuration``
+/// - ``SynchronousMode``
+/// ### Inspecting
+/// - ``statistics``
+/// - ``appliedMigrations()``
+package final class SQLiteStore: Store {
+    /// The configuration the store was opened with.
+    package let configuration: Configuration
+    // Invariant: `closing` is only touched inside `gate.withLock`; reads and writes are handed to their
+    // threads under the same lock, so nothing reaches a pool after ``close()`` started shutting it down.
+    private let gate = Lock()
+    private nonisolated(unsafe) var closing = false
+    private let registry: SchemaRegistry
+    private let writer: SQLiteWriter
+    private let readers: SQLiteReaderPool
+
+    private init(configuration: Configuration, registry: SchemaRegistry, writer: SQLiteWriter) {
+        self.configuration = configuration
+        self.registry = registry
+        self.writer = writer
+        self.readers = SQLiteReaderPool(configuration: configuration, registry: registry)
+    }
+
+    /// Opens (creating if needed) the database and runs pending migrations, on the writer thread.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where and how to open.
+    ///   - migrations: The migration list; tests append to ``SQLiteMigration/builtin``.
+    /// - Throws: ``StoreError``: ``StoreError/Code/io`` when the file cannot be opened or use WAL,
+    ///   ``StoreError/Code/incompatible`` when a newer version wrote it.
+    package static func open(
+        _ configuration: Configuration,
+        migrations: [SQLiteMigration] = SQLiteMigration.builtin
+    ) async throws -> SQLiteStore {
+        let registry = SchemaRegistry(SchemaCatalog())
+        let writer = SQLiteWriter(configuration: configuration, registry: registry)
+        do {
+            try await writer.open(migrations: migrations)
+        } catch {
+            await writer.close {}
+            throw error
+        }
+        return SQLiteStore(configuration: configuration, registry: registry, writer: writer)
+    }
+
+    /// Runs `body` in a write transaction on the writer thread; returns after COMMIT.
+    ///
+    /// Writes queued while the writer is busy share one transaction (group commit), each in its own
+    /// savepoint, so one write's failure does not touch the others.
+    package func write<T: Sendable>(
+        caller: String?,
+        _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> T
+    ) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let job = SQLiteWriteJob(
+                caller: caller,
+                perform: { transaction in
+                    let value = try body(transaction)
+                    return { continuation.resume(returning: value) }
+                },
+                fail: { continuation.resume(throwing: $0) })
+            let accepted = gate.withLock {
+                guard !closing else { return false }
+                writer.enqueue(job)
+                return true
+            }
+            if !accepted { continuation.resume(throwing: StoreError.closed()) }
+        }
+    }
+
+    package func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReadTransaction) throws -> T) async throws -> T
+    {
+        try await withReader { transaction in try body(transaction) }
+    }
+
+    package func journal(after seq: Int64, limit: Int) async throws -> [JournalEntry] {
+        try await withReader { transaction in try transaction.journal(after: seq, limit: limit) }
+    }
+
+    /// Names of the migrations the database has applied, in the order they ran.
+    /// - Throws: ``StoreError``.
+    package func appliedMigrations() async throws -> [String] {
+        try await withReader { transaction in try transaction.appliedMigrations() }
+    }
+
+    /// The writer's counters so far.
+    package var statistics: Statistics {
+        writer.currentStatistics
+    }
+
+    /// Finishes queued writes and in-flight reads, then, on the writer thread, closes the readers,
+    /// checkpoints the WAL into the database file and closes the writer. Later calls throw
+    /// ``StoreError/Code/closed``; calling it again just waits for the first call to finish.
+    /// Its last step joins the writer thread, which has finished its work by then.
+    package func close() async {
+        gate.withLock { closing = true }
+        await writer.close { [readers] in readers.shutdown() }
+    }
+
+    /// Runs `body` on a pooled reader; cancelling the task interrupts it.
+    private func withReader<T: Sendable>(_ body: @escaping @Sendable (SQLiteReadTransaction) throws -> T)
+        async throws -> T
+    {
+        let ticket = SQLiteReadTicket()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                let accepted = gate.withLock {
+                    guard !closing else { return false }
+                    readers.submit(ticket: ticket, body) { continuation.resume(with: $0) }
+                    return true
+                }
+                if !accepted { continuation.resume(throwing: StoreError.closed()) }
+            }
+        } onCancel: {
+            ticket.cancel()
+        }
+    }
+}

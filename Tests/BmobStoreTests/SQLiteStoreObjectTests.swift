@@ -1,0 +1,255 @@
+import BmobStore
+import BmobWire
+import Testing
+
+@Suite("SQLiteStore objects and journal")
+struct SQLiteStoreObjectTests {
+    @Test func insertFetchUpdateDeleteRoundTrip() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            let post = Fixtures.post("p1")
+            try await store.write(caller: nil) { try $0.insert(post) }
+            #expect(try await store.read { try $0.fetch(className: "Post", objectId: "p1") } == post)
+            #expect(try await store.read { try $0.count(className: "Post") } == 1)
+            #expect(try await store.read { try $0.classNames() } == ["Post"])
+
+            var changed = post
+            changed.fields["title"] = "changed"
+            changed.fields["tags"] = ["a", "b"]
+            changed.acl = nil
+            changed.updatedAt = 2000
+            try await store.write(caller: nil) { [changed] in try $0.update(changed) }
+            #expect(try await store.read { try $0.fetch(className: "Post", objectId: "p1") } == changed)
+
+            let deleted = try await store.write(caller: nil) { try $0.delete(className: "Post", objectId: "p1") }
+            #expect(deleted == changed)
+            #expect(try await store.read { try $0.fetch(className: "Post", objectId: "p1") } == nil)
+            #expect(try await store.read { try $0.count(className: "Post") } == 0)
+        }
+    }
+
+    @Test func readsOfUnknownClassesFindNothing() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            #expect(try await store.read { try $0.fetch(className: "Nothing", objectId: "x") } == nil)
+            #expect(try await store.read { try $0.count(className: "Nothing") } == 0)
+            #expect(try await store.read { try $0.schema(className: "Nothing") }.isEmpty)
+            #expect(try await store.write(caller: nil) { try $0.fetch(className: "Nothing", objectId: "x") } == nil)
+        }
+    }
+
+    @Test func journalRecordsEveryWriteWithBeforeAfterCallerAndTime() async throws {
+        let clock = TestClock(5_000)
+        try await TemporaryDatabase.withStore(clock: clock) { store, _ async throws in
+            let post = Fixtures.post("p1")
+            clock.now = 10_000
+            try await store.write(caller: "user:alice") { try $0.insert(post) }
+            var changed = post
+            changed.fields["title"] = "changed"
+            clock.now = 20_000
+            try await store.write(caller: "master") { [changed] in try $0.update(changed) }
+            clock.now = 30_000
+            _ = try await store.write(caller: nil) { try $0.delete(className: "Post", objectId: "p1") }
+
+            let entries = try await store.journal(after: 0, limit: 100)
+            #expect(
+                entries == [
+                    JournalEntry(
+                        seq: 1, className: "Post", objectId: "p1", op: .create, before: nil, after: post.json,
+                        caller: "user:alice", time: 10_000),
+                    JournalEntry(
+                        seq: 2, className: "Post", objectId: "p1", op: .update, before: post.json,
+                        after: changed.json, caller: "master", time: 20_000),
+                    JournalEntry(
+                        seq: 3, className: "Post", objectId: "p1", op: .delete, before: changed.json, after: nil,
+                        caller: nil, time: 30_000),
+                ])
+            #expect(try await store.journal(after: 1, limit: 1).map(\.seq) == [2])
+            #expect(try await store.read { try $0.lastJournalSeq() } == 3)
+            // The journal form reads back as the object.
+            #expect(StoredObject(className: "Post", json: try #require(entries[1].after)) == changed)
+        }
+    }
+
+    @Test func journalRowIsPartOfTheWriteTransaction() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            let seqInside = try await store.write(caller: nil) { transaction in
+                try transaction.insert(Fixtures.post("p1"))
+                return try transaction.lastJournalSeq()
+            }
+            #expect(seqInside == 1)
+            // A reader that started after COMMIT sees data and journal row together.
+            let (object, seq) = try await store.read { transaction in
+                (try transaction.fetch(className: "Post", objectId: "p1"), try transaction.lastJournalSeq())
+            }
+            #expect(object != nil)
+            #expect(seq == 1)
+        }
+    }
+
+    @Test func failedWriteLeavesNoDataJournalOrSchema() async throws {
+        try await TemporaryDatabase.withStore { store, database async throws in
+            try await store.write(caller: nil) { try $0.insert(Fixtures.post("p0")) }
+            await #expect(throws: Rollback.self) {
+                try await store.write(caller: nil) { transaction in
+                    try transaction.recordFields(className: "Comment", fields: ["text": .init(type: .string)])
+                    try transaction.insert(
+                        StoredObject(className: "Comment", objectId: "c1", createdAt: 1, updatedAt: 1))
+                    try transaction.recordFields(className: "Post", fields: ["title": .init(type: .string)])
+                    try transaction.update(Fixtures.post("p0", title: "changed"))
+                    throw Rollback()
+                }
+            }
+            try await expectOnlyFirstPost(store)
+            // The next write must not see the rolled-back fields either.
+            let schema = try await store.write(caller: nil) { transaction in
+                (try transaction.schema(className: "Post"), try transaction.classNames())
+            }
+            #expect(schema.0.isEmpty)
+            #expect(schema.1 == ["Post"])
+
+            await store.close()
+            let reopened = try await database.open()
+            try await expectOnlyFirstPost(reopened)
+            await reopened.close()
+        }
+    }
+
+    private func expectOnlyFirstPost(_ store: SQLiteStore) async throws {
+        let state = try await store.read { transaction in
+            (
+                try transaction.fetch(className: "Post", objectId: "p0"),
+                try transaction.fetch(className: "Comment", objectId: "c1"),
+                try transaction.count(className: "Comment"),
+                try transaction.classNames(),
+                try transaction.schema(className: "Comment"),
+                try transaction.schema(className: "Post")
+            )
+        }
+        #expect(state.0 == Fixtures.post("p0"))
+        #expect(state.1 == nil)
+        #expect(state.2 == 0)
+        #expect(state.3 == ["Post"])
+        #expect(state.4.isEmpty)
+        #expect(state.5.isEmpty)
+        #expect(try await store.journal(after: 0, limit: 10).map(\.op) == [.create])
+    }
+
+    @Test func duplicateInsertThrowsDuplicate() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            try await store.write(caller: nil) { try $0.insert(Fixtures.post("p1")) }
+            let error = await #expect(throws: StoreError.self) {
+                try await store.write(caller: nil) { try $0.insert(Fixtures.post("p1", title: "again")) }
+            }
+            #expect(error?.code == .duplicate)
+            #expect(error?.bmobCode == .duplicateValue)
+            #expect(try await store.read { try $0.fetch(className: "Post", objectId: "p1") } == Fixtures.post("p1"))
+            #expect(try await store.journal(after: 0, limit: 10).count == 1)
+        }
+    }
+
+    @Test func updateAndDeleteOfMissingObjectsThrowNotFound() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            // Unknown class, then known class with an unknown objectId.
+            for setup in [false, true] {
+                if setup { try await store.write(caller: nil) { try $0.insert(Fixtures.post("other")) } }
+                let updateError = await #expect(throws: StoreError.self) {
+                    try await store.write(caller: nil) { try $0.update(Fixtures.post("missing")) }
+                }
+                #expect(updateError?.code == .notFound)
+                let deleteError = await #expect(throws: StoreError.self) {
+                    try await store.write(caller: nil) { try $0.delete(className: "Post", objectId: "missing") }
+                }
+                #expect(deleteError?.code == .notFound)
+                #expect(deleteError?.bmobCode == .objectNotFound)
+            }
+            #expect(try await store.journal(after: 0, limit: 10).count == 1)
+        }
+    }
+
+    @Test func dropClassRemovesObjectsSchemaAndIsJournaled() async throws {
+        try await TemporaryDatabase.withStore { store, database async throws in
+            try await store.write(caller: "master") { transaction in
+                try transaction.recordFields(className: "Post", fields: ["title": .init(type: .string)])
+                try transaction.insert(Fixtures.post("p1"))
+                try transaction.insert(Fixtures.post("p2"))
+                try transaction.insert(
+                    StoredObject(className: "Keep", objectId: "k1", createdAt: 1, updatedAt: 1))
+            }
+            try await store.write(caller: "master") { try $0.dropClass(className: "Post") }
+            let state = try await store.read { transaction in
+                (
+                    try transaction.classNames(), try transaction.count(className: "Post"),
+                    try transaction.fetch(className: "Post", objectId: "p1"), try transaction.schema(className: "Post")
+                )
+            }
+            #expect(state.0 == ["Keep"])
+            #expect(state.1 == 0)
+            #expect(state.2 == nil)
+            #expect(state.3.isEmpty)
+            let last = try #require(try await store.journal(after: 0, limit: 10).last)
+            #expect(last.op == .dropClass)
+            #expect(last.className == "Post")
+            #expect(last.objectId == nil)
+            #expect(last.caller == "master")
+
+            let error = await #expect(throws: StoreError.self) {
+                try await store.write(caller: nil) { try $0.dropClass(className: "Post") }
+            }
+            #expect(error?.code == .notFound)
+
+            // The class can come back, empty, with a new schema.
+            try await store.write(caller: nil) { transaction in
+                try transaction.recordFields(className: "Post", fields: ["title": .init(type: .number)])
+                try transaction.insert(Fixtures.post("p3"))
+            }
+            #expect(try await store.read { try $0.count(className: "Post") } == 1)
+
+            await store.close()
+            let reopened = try await database.open()
+            #expect(try await reopened.read { try $0.classNames() } == ["Keep", "Post"])
+            #expect(try await reopened.read { try $0.schema(className: "Post") } == ["title": .init(type: .number)])
+            await reopened.close()
+        }
+    }
+
+    @Test(arguments: [
+        "", "1Post", "_Secret", "__journal", "__schema", "Post\"; DROP TABLE x; --", "Po st", "sqlite_master",
+        "SQLITE_temp", String(repeating: "a", count: 129),
+    ])
+    func invalidClassNamesAreRejectedBeforeSQL(name: String) async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            let object = StoredObject(className: name, objectId: "x", createdAt: 1, updatedAt: 1)
+            let operations: [@Sendable (any StoreWriteTransaction) throws -> Void] = [
+                { try $0.insert(object) },
+                { try $0.update(object) },
+                { _ = try $0.delete(className: name, objectId: "x") },
+                { _ = try $0.fetch(className: name, objectId: "x") },
+                { _ = try $0.count(className: name) },
+                { _ = try $0.schema(className: name) },
+                { try $0.recordFields(className: name, fields: ["a": .init(type: .string)]) },
+                { try $0.dropClass(className: name) },
+            ]
+            for operation in operations {
+                let error = await #expect(throws: StoreError.self) { try await store.write(caller: nil, operation) }
+                #expect(error?.code == .invalidClassName)
+                #expect(error?.bmobCode == .invalidClassName)
+            }
+            let readError = await #expect(throws: StoreError.self) {
+                try await store.read { try $0.fetch(className: name, objectId: "x") }
+            }
+            #expect(readError?.code == .invalidClassName)
+            #expect(try await store.read { try $0.classNames() }.isEmpty)
+            #expect(try await store.journal(after: 0, limit: 10).isEmpty)
+        }
+    }
+
+    @Test func systemClassNamesAreAccepted() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            try await store.write(caller: nil) { transaction in
+                for name in ["_User", "_Role", "_Installation", "_Session"] {
+                    try transaction.insert(StoredObject(className: name, objectId: "x", createdAt: 1, updatedAt: 1))
+                }
+            }
+            #expect(try await store.read { try $0.classNames() } == ["_Installation", "_Role", "_Session", "_User"])
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import BmobStore
+import BmobWire
+import Testing
+
+@Suite("SQLiteStore schema registry and migrations")
+struct SQLiteStoreSchemaTests {
+    @Test func recordFieldsAddsNewFieldsAndKeepsOld() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            try await store.write(caller: nil) { transaction in
+                try transaction.recordFields(className: "Post", fields: ["title": .init(type: .string)])
+            }
+            try await store.write(caller: nil) { transaction in
+                try transaction.recordFields(
+                    className: "Post",
+                    fields: [
+                        "title": .init(type: .string), "author": .init(type: .pointer, targetClass: "_User"),
+                    ])
+            }
+            let schema = try await store.read { try $0.schema(className: "Post") }
+            #expect(schema == ["title": .init(type: .string), "author": .init(type: .pointer, targetClass: "_User")])
+            // Recording fields creates the class, even before its first object.
+            #expect(try await store.read { try $0.classNames() } == ["Post"])
+            #expect(try await store.read { try $0.count(className: "Post") } == 0)
+        }
+    }
+
+    @Test func typeMismatchUsesBmobsMessage() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            try await store.write(caller: nil) { transaction in
+                try transaction.recordFields(
+                    className: "Post",
+                    fields: ["score": .init(type: .number), "author": .init(type: .pointer, targetClass: "_User")])
+            }
+            let error = await #expect(throws: StoreError.self) {
+                try await store.write(caller: nil) { transaction in
+                    try transaction.recordFields(
+                        className: "Post", fields: ["score": .init(type: .string), "fresh": .init(type: .date)])
+                }
+            }
+            #expect(error?.code == .typeMismatch)
+            #expect(error?.message == "invalid type for key 'score', expected 'Number', but got 'String'")
+            #expect(error?.bmobCode == .incorrectType)
+
+            let pointerError = await #expect(throws: StoreError.self) {
+                try await store.write(caller: nil) { transaction in
+                    try transaction.recordFields(
+                        className: "Post", fields: ["author": .init(type: .pointer, targetClass: "Team")])
+                }
+            }
+            #expect(
+                pointerError?.message
+                    == "invalid type for key 'author', expected 'Pointer<_User>', but got 'Pointer<Team>'")
+            // The failed call recorded nothing, not even its valid new field.
+            #expect(try await store.read { try $0.schema(className: "Post") }["fresh"] == nil)
+        }
+    }
+
+    @Test func invalidFieldNamesAreRejected() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            for name in ["", "1a", "_private", "a-b", "a b"] {
+                let error = await #expect(throws: StoreError.self) {
+                    try await store.write(caller: nil) { transaction in
+                        try transaction.recordFields(className: "Post", fields: [name: .init(type: .string)])
+                    }
+                }
+                #expect(error?.code == .invalidFieldName)
+                #expect(error?.bmobCode == .invalidFieldName)
+            }
+            #expect(try await store.read { try $0.classNames() }.isEmpty)
+        }
+    }
+
+    @Test func schemaRegistryPersistsAcrossReopen() async throws {
+        let database = try TemporaryDatabase()
+        defer { database.remove() }
+        let first = try await database.open()
+        try await first.write(caller: nil) { transaction in
+            try transaction.recordFields(
+                className: "Post", fields: ["title": .init(type: .string), "tags": .init(type: .array)])
+            try transaction.recordFields(className: "_User", fields: ["age": .init(type: .number)])
+            try transaction.insert(Fixtures.post("p1"))
+        }
+        await first.close()
+
+        let second = try await database.open()
+        #expect(
+            try await second.read { try $0.schema(className: "Post") }
+                == ["title": .init(type: .string), "tags": .init(type: .array)])
+        #expect(try await second.read { try $0.schema(className: "_User") } == ["age": .init(type: .number)])
+        #expect(try await second.read { try $0.classNames() } == ["Post", "_User"])
+        let error = await #expect(throws: StoreError.self) {
+            try await second.write(caller: nil) { transaction in
+                try transaction.recordFields(className: "Post", fields: ["tags": .init(type: .object)])
+            }
+        }
+        #expect(error?.message == "invalid type for key 'tags', expected 'Array', but got 'Object'")
+        await second.close()
+    }
+
+    @Test func migrationsAreRecordedOnceAndAppendOnly() async throws {
+        let database = try TemporaryDatabase()
+        defer { database.remove() }
+        let builtinNames = SQLiteMigration.builtin.map(\.name)
+
+        let first = try await database.open()
+        #expect(try await first.appliedMigrations() == builtinNames)
+        try await first.write(caller: nil) { try $0.insert(Fixtures.post("p1")) }
+        await first.close()
+
+        // Reopening runs nothing again (the migrations' CREATE TABLEs would fail if they ran twice).
+        let second = try await database.open()
+        #expect(try await second.appliedMigrations() == builtinNames)
+        await second.close()
+
+        // A migration appended later runs once, after the earlier ones, and keeps the data.
+        let extra = SQLiteMigration(name: "9999-test-extra", sql: "CREATE TABLE \"__test_extra\" (x INTEGER)")
+        for _ in 0..<2 {
+            let store = try await database.open(migrations: SQLiteMigration.builtin + [extra])
+            #expect(try await store.appliedMigrations() == builtinNames + ["9999-test-extra"])
+            #expect(try await store.read { try $0.classNames() } == ["Post"])
+            #expect(try await store.read { try $0.count(className: "Post") } == 1)
+            await store.close()
+        }
+
+        // A build that lacks a recorded migration refuses the newer database.
+        let error = await #expect(throws: StoreError.self) { try await database.open() }
+        #expect(error?.code == .incompatible)
+    }
+
+    @Test func failingMigrationLeavesNothingRecorded() async throws {
+        let database = try TemporaryDatabase()
+        defer { database.remove() }
+        let broken = SQLiteMigration(name: "9999-broken", sql: "CREATE TABLE \"__ok\" (x); THIS IS NOT SQL")
+        await #expect(throws: StoreError.self) {
+            try await database.open(migrations: SQLiteMigration.builtin + [broken])
+        }
+        let store = try await database.open()
+        #expect(try await store.appliedMigrations() == SQLiteMigration.builtin.map(\.name))
+        await store.close()
+    }
+}
