@@ -25,7 +25,7 @@ var targets: [Target] = [
     .target(name: "BmobIO", dependencies: ["CSystemShims"]),
     .target(name: "BmobHTTP", dependencies: ["BmobIO", "BmobWire"]),
     .target(name: "BmobStore", dependencies: ["CSQLite", "BmobIO", "BmobWire"]),
-    .target(name: "BmobServer", dependencies: ["BmobHTTP", "BmobIO", "BmobWire"]),
+    .target(name: "BmobServer", dependencies: ["BmobHTTP", "BmobIO", "BmobStore", "BmobWire"]),
     .executableTarget(name: "bmob", dependencies: ["BmobServer"]),
     .target(name: "BmobTesting", dependencies: ["BmobServer", "BmobHTTP", "BmobIO", "BmobWire"]),
 

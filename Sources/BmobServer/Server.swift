@@ -1,5 +1,6 @@
 import BmobHTTP
 package import BmobIO
+import BmobStore
 import BmobWire
 import Foundation
 
@@ -46,7 +47,17 @@ package final class Server: Sendable {
             createdApp = try registry.create(name: "Development", now: clock.nowSeconds)
         }
         let pool = ThreadPool(threadCount: 2, name: "bmob-blocking")
-        let apps = try AppDirectory(registry: registry, pool: pool)
+        let apps: AppDirectory
+        do {
+            apps = try await AppDirectory.open(
+                registry: registry,
+                pool: pool,
+                synchronous: configuration.sqliteSynchronous == "full" ? .full : .normal
+            )
+        } catch {
+            pool.shutdown()
+            throw error
+        }
         let context = ServerContext(configuration: configuration, apps: apps, clock: clock, logger: logger, blockingPool: pool)
 
         var router = BmobRouter()
@@ -69,6 +80,7 @@ package final class Server: Sendable {
         do {
             http = try await HTTPServer.start(configuration: httpConfiguration, responder: responder)
         } catch {
+            await apps.close()
             pool.shutdown()
             throw error
         }
@@ -88,6 +100,7 @@ package final class Server: Sendable {
     }
 
     private func closeResources() async {
+        await context.apps.close()
         context.blockingPool.shutdown()
     }
 }

@@ -31,6 +31,11 @@ extension BmobCommand {
             let configuration = try ConfigurationLoader.load(flags: flags.values, environment: ProcessInfo.processInfo.environment)
             let logger = Logger(label: "bmob", level: configuration.logLevel)
 
+            // Watch signals before anything else: one that arrives while starting must still stop us.
+            let (stops, stopper) = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let signals = watchSignals { stopper.yield($0) }
+            defer { signals.forEach { $0.cancel() } }
+
             let server = try await BmobServer.Server.start(configuration: configuration, logger: logger)
             if let app = server.createdDevelopmentApp {
                 print("""
@@ -44,13 +49,14 @@ extension BmobCommand {
             print("listening on \(server.baseURL)")
             fflush(nil)  // scripts wait for this line on a pipe
 
-            let serving = Task { await server.run() }
-            let signals = watchSignals { signal in
-                logger.notice("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
-                serving.cancel()
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await server.run() }
+                for await signal in stops {
+                    logger.notice("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
+                    break
+                }
+                group.cancelAll()
             }
-            await serving.value
-            signals.forEach { $0.cancel() }
             logger.notice("stopped")
             return 0
         }

@@ -35,8 +35,8 @@ import Testing
         try await withServer(kind) { server in
             let connection = try connect(server)
             for _ in 0..<20 {
-                try connection.send(HTTPRequestText.make("GET", "/hello"))
-                let response = try connection.readResponse()
+                try await connection.send(HTTPRequestText.make("GET", "/hello"))
+                let response = try await connection.readResponse()
                 #expect(response.status == 200)
                 #expect(response.text == "hello")
                 #expect(response.headers["x-test"] == "yes")
@@ -53,10 +53,10 @@ import Testing
             let requests = HTTPRequestText.make("GET", "/slow/100")
                 + HTTPRequestText.make("POST", "/echo", body: Array("second".utf8))
                 + HTTPRequestText.make("GET", "/hello")
-            try connection.send(requests)
-            #expect(try connection.readResponse().text == "slow")
-            #expect(try connection.readResponse().text == "second")
-            #expect(try connection.readResponse().text == "hello")
+            try await connection.send(requests)
+            #expect(try await connection.readResponse().text == "slow")
+            #expect(try await connection.readResponse().text == "second")
+            #expect(try await connection.readResponse().text == "hello")
         }
     }
 
@@ -66,8 +66,8 @@ import Testing
             var connections: [RawHTTPConnection] = []
             for _ in 0..<40 {
                 let connection = try connect(server)
-                try connection.send(HTTPRequestText.make("GET", "/thread"))
-                threads.insert(try connection.readResponse().text)
+                try await connection.send(HTTPRequestText.make("GET", "/thread"))
+                threads.insert(try await connection.readResponse().text)
                 connections.append(connection)
             }
             #expect(threads.count == 2)
@@ -83,8 +83,8 @@ import Testing
                         let connection = try RawHTTPConnection(port: port)
                         for request in 0..<25 {
                             let payload = Array("client \(client) request \(request)".utf8)
-                            try connection.send(HTTPRequestText.make("POST", "/echo", body: payload))
-                            guard try connection.readResponse().body == payload else { return false }
+                            try await connection.send(HTTPRequestText.make("POST", "/echo", body: payload))
+                            guard try await connection.readResponse().body == payload else { return false }
                         }
                         return true
                     }
@@ -97,82 +97,82 @@ import Testing
     @Test func largeResponsesSurvivePartialWrites() async throws {
         try await withServer { server in
             let connection = try connect(server, timeout: 20)
-            try connection.send(HTTPRequestText.make("GET", "/big/8000000"))
-            let response = try connection.readResponse()
+            try await connection.send(HTTPRequestText.make("GET", "/big/8000000"))
+            let response = try await connection.readResponse()
             #expect(response.body.count == 8_000_000)
             #expect(response.body.enumerated().allSatisfy { $0.element == UInt8(truncatingIfNeeded: $0.offset % 251) })
-            try connection.send(HTTPRequestText.make("GET", "/hello"))
-            #expect(try connection.readResponse().text == "hello")
+            try await connection.send(HTTPRequestText.make("GET", "/hello"))
+            #expect(try await connection.readResponse().text == "hello")
         }
     }
 
     @Test func chunkedRequestBodiesAreReassembled() async throws {
         try await withServer { server in
             let connection = try connect(server)
-            try connection.send(
+            try await connection.send(
                 "POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nTrailer: x\r\n\r\n"
             )
-            #expect(try connection.readResponse().text == "hello world")
+            #expect(try await connection.readResponse().text == "hello world")
         }
     }
 
     @Test func headRequestGetsHeadersWithoutBody() async throws {
         try await withServer { server in
             let connection = try connect(server)
-            try connection.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await connection.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
             // The HEAD answer announces 5 bytes but sends none, so the next bytes are the GET's response.
-            let head = try connection.readResponse()
+            let head = try await connection.readResponse()
             #expect(head.status == 200)
             #expect(head.headers["Content-Length"] == "5")
             // RawHTTPConnection read 5 bytes of the next response as the HEAD body; check the stream stays sane
             // by asking on a fresh connection instead.
             let fresh = try connect(server)
-            try fresh.send("HEAD /hello HTTP/1.0\r\n\r\n")
-            _ = fresh.waitForClose()
+            try await fresh.send("HEAD /hello HTTP/1.0\r\n\r\n")
+            _ = await fresh.waitForClose()
         }
     }
 
     @Test func expectContinueGetsAnInterimResponse() async throws {
         try await withServer { server in
             let connection = try connect(server)
-            try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
-            let interim = try connection.readResponse(interim: true)
+            try await connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
+            let interim = try await connection.readResponse(interim: true)
             #expect(interim.status == 100)
-            try connection.send("ping")
-            #expect(try connection.readResponse().text == "ping")
+            try await connection.send("ping")
+            #expect(try await connection.readResponse().text == "ping")
         }
     }
 
     @Test func expectContinueWithATooLargeBodyIsRefusedUpFront() async throws {
         try await withServer { server in
             let connection = try connect(server)
-            try connection.send("POST /small HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n")
-            let response = try connection.readResponse(interim: true)
+            try await connection.send("POST /small HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n")
+            let response = try await connection.readResponse(interim: true)
             #expect(response.status == 413)
-            #expect(connection.waitForClose())
+            #expect(await connection.waitForClose())
         }
     }
 
     @Test func bodyLimitsAnswer413AndClose() async throws {
         try await withServer(configure: { $0.limits.maxBodyBytes = 1000 }) { server in
             let tooBig = try connect(server)
-            try tooBig.send(HTTPRequestText.make("POST", "/echo", body: [UInt8](repeating: 65, count: 1001)))
-            let response = try tooBig.readResponse()
+            try await tooBig.send(HTTPRequestText.make("POST", "/echo", body: [UInt8](repeating: 65, count: 1001)))
+            let response = try await tooBig.readResponse()
             #expect(response.status == 413)
             #expect(response.headers["Connection"] == "close")
-            #expect(tooBig.waitForClose())
+            #expect(await tooBig.waitForClose())
 
             let perRoute = try connect(server)
-            try perRoute.send(HTTPRequestText.make("POST", "/small", body: [UInt8](repeating: 65, count: 11)))
-            #expect(try perRoute.readResponse().status == 413)
+            try await perRoute.send(HTTPRequestText.make("POST", "/small", body: [UInt8](repeating: 65, count: 11)))
+            #expect(try await perRoute.readResponse().status == 413)
 
             let withinRoute = try connect(server)
-            try withinRoute.send(HTTPRequestText.make("POST", "/small", body: [UInt8](repeating: 65, count: 10)))
-            #expect(try withinRoute.readResponse().status == 200)
+            try await withinRoute.send(HTTPRequestText.make("POST", "/small", body: [UInt8](repeating: 65, count: 10)))
+            #expect(try await withinRoute.readResponse().status == 200)
 
             let chunked = try connect(server)
-            try chunked.send("POST /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n")
-            #expect(try chunked.readResponse().status == 413)
+            try await chunked.send("POST /small HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n")
+            #expect(try await chunked.readResponse().status == 413)
         }
     }
 
@@ -187,10 +187,10 @@ import Testing
             ]
             for (request, status) in cases {
                 let connection = try connect(server)
-                try connection.send(request)
-                let response = try connection.readResponse()
+                try await connection.send(request)
+                let response = try await connection.readResponse()
                 #expect(response.status == status, "\(request.prefix(40))")
-                #expect(connection.waitForClose())
+                #expect(await connection.waitForClose())
             }
         }
     }
@@ -198,28 +198,28 @@ import Testing
     @Test func slowHeadersTimeOutWith408() async throws {
         try await withServer(configure: { $0.headerTimeout = .milliseconds(200) }) { server in
             let connection = try connect(server)
-            try connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n")
-            let response = try connection.readResponse()
+            try await connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n")
+            let response = try await connection.readResponse()
             #expect(response.status == 408)
-            #expect(connection.waitForClose())
+            #expect(await connection.waitForClose())
         }
     }
 
     @Test func stalledBodiesTimeOutWith408() async throws {
         try await withServer(configure: { $0.bodyTimeout = .milliseconds(200) }) { server in
             let connection = try connect(server)
-            try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
-            #expect(try connection.readResponse().status == 408)
+            try await connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+            #expect(try await connection.readResponse().status == 408)
         }
     }
 
     @Test func idleKeepAliveConnectionsAreClosed() async throws {
         try await withServer(configure: { $0.idleTimeout = .milliseconds(200) }) { server in
             let connection = try connect(server)
-            try connection.send(HTTPRequestText.make("GET", "/hello"))
-            #expect(try connection.readResponse().status == 200)
+            try await connection.send(HTTPRequestText.make("GET", "/hello"))
+            #expect(try await connection.readResponse().status == 200)
             let start = ContinuousClock.now
-            #expect(connection.waitForClose())
+            #expect(await connection.waitForClose())
             #expect(ContinuousClock.now - start < .seconds(3))
         }
     }
@@ -229,53 +229,53 @@ import Testing
             let first = try connect(server)
             let second = try connect(server)
             for connection in [first, second] {
-                try connection.send(HTTPRequestText.make("GET", "/hello"))
-                #expect(try connection.readResponse().status == 200)
+                try await connection.send(HTTPRequestText.make("GET", "/hello"))
+                #expect(try await connection.readResponse().status == 200)
             }
             let third = try connect(server)
-            #expect(try third.readResponse().status == 503)
-            #expect(third.waitForClose())
+            #expect(try await third.readResponse().status == 503)
+            #expect(await third.waitForClose())
             // Closing one frees a slot.
             first.shutdownWrite()
-            _ = first.waitForClose()
+            _ = await first.waitForClose()
             try await Task.sleep(for: .milliseconds(50))
             let fourth = try connect(server)
-            try fourth.send(HTTPRequestText.make("GET", "/hello"))
-            #expect(try fourth.readResponse().status == 200)
+            try await fourth.send(HTTPRequestText.make("GET", "/hello"))
+            #expect(try await fourth.readResponse().status == 200)
         }
     }
 
     @Test func handlerFailuresAnswer500() async throws {
         try await withServer { server in
             let connection = try connect(server)
-            try connection.send(HTTPRequestText.make("GET", "/boom"))
-            #expect(try connection.readResponse().status == 500)
+            try await connection.send(HTTPRequestText.make("GET", "/boom"))
+            #expect(try await connection.readResponse().status == 500)
         }
     }
 
     @Test func requestSentBeforeHalfCloseIsStillAnswered() async throws {
         try await withServer { server in
             let connection = try connect(server)
-            try connection.send(HTTPRequestText.make("GET", "/slow/50"))
+            try await connection.send(HTTPRequestText.make("GET", "/slow/50"))
             connection.shutdownWrite()
-            #expect(try connection.readResponse().text == "slow")
-            #expect(connection.waitForClose())
+            #expect(try await connection.readResponse().text == "slow")
+            #expect(await connection.waitForClose())
         }
     }
 
     @Test func http10ClosesUnlessKeepAliveIsAsked() async throws {
         try await withServer { server in
             let plain = try connect(server)
-            try plain.send("GET /hello HTTP/1.0\r\n\r\n")
-            #expect(try plain.readResponse().headers["Connection"] == "close")
-            #expect(plain.waitForClose())
+            try await plain.send("GET /hello HTTP/1.0\r\n\r\n")
+            #expect(try await plain.readResponse().headers["Connection"] == "close")
+            #expect(await plain.waitForClose())
 
             let keepAlive = try connect(server)
-            try keepAlive.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-            #expect(try keepAlive.readResponse().headers["Connection"] == nil)
-            try keepAlive.send("GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n")
-            #expect(try keepAlive.readResponse().headers["Connection"] == "close")
-            #expect(keepAlive.waitForClose())
+            try await keepAlive.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            #expect(try await keepAlive.readResponse().headers["Connection"] == nil)
+            try await keepAlive.send("GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n")
+            #expect(try await keepAlive.readResponse().headers["Connection"] == "close")
+            #expect(await keepAlive.waitForClose())
         }
     }
 
@@ -287,20 +287,17 @@ import Testing
         let port = Int(server.localAddress.port)
         let busy = try RawHTTPConnection(port: port)
         let idle = try RawHTTPConnection(port: port)
-        try idle.send(HTTPRequestText.make("GET", "/hello"))
-        #expect(try idle.readResponse().status == 200)
+        try await idle.send(HTTPRequestText.make("GET", "/hello"))
+        #expect(try await idle.readResponse().status == 200)
         // Long enough that shutdown begins while it runs, even when parallel tests keep the shared pool busy.
-        try busy.send(HTTPRequestText.make("GET", "/slow/1500"))
+        try await busy.send(HTTPRequestText.make("GET", "/slow/1500"))
         try await Task.sleep(for: .milliseconds(50))
-        // Read on a thread of our own: a blocking read on the shared pool could starve the shutdown task.
-        let reader = ThreadPool(threadCount: 1, name: "reader")
-        defer { reader.shutdown() }
-        async let pending = reader.run { _ in try busy.readResponse() }
+        async let pending = busy.readResponse()
         await server.shutdown()
         let response = try await pending
         #expect(response.text == "slow")
         #expect(response.headers["Connection"] == "close")
-        #expect(idle.waitForClose())
+        #expect(await idle.waitForClose())
         #expect(server.connectionCount == 0)
         #expect(throws: RawHTTPError.self) { try RawHTTPConnection(port: port) }
     }

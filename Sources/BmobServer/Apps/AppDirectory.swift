@@ -1,7 +1,8 @@
 package import BmobIO
+package import BmobStore
 import Foundation
 
-/// The apps a running server answers for, by Application ID.
+/// The apps a running server answers for, by Application ID, each with its open database.
 ///
 /// Lookups are a dictionary read under a lock. An unknown id triggers a re-read of `apps.json` (on the
 /// blocking pool, at most once a second), so apps created with `bmob apps create` while the server runs
@@ -9,48 +10,96 @@ import Foundation
 package final class AppDirectory: Sendable {
     private let registry: AppRegistry
     private let pool: ThreadPool
+    private let synchronous: SQLiteStore.SynchronousMode
     private let lock = Lock()
-    // Invariant: `apps`, `lastReload` and `registryDate` are read and written only under `lock`.
-    private nonisolated(unsafe) var apps: [String: App] = [:]
+    // Invariant: `runtimes`, `lastReload`, `registryDate` and `closed` are read and written only under `lock`.
+    private nonisolated(unsafe) var runtimes: [String: AppRuntime] = [:]
     private nonisolated(unsafe) var lastReload = ContinuousClock.now
     private nonisolated(unsafe) var registryDate: Date?
+    private nonisolated(unsafe) var closed = false
 
-    /// Loads the registry of `dataDirectory`.
-    package init(registry: AppRegistry, pool: ThreadPool) throws {
+    private init(registry: AppRegistry, pool: ThreadPool, synchronous: SQLiteStore.SynchronousMode) {
         self.registry = registry
         self.pool = pool
-        let loaded = try registry.load()
-        apps = Dictionary(loaded.map { ($0.applicationId, $0) }, uniquingKeysWith: { first, _ in first })
-        registryDate = registry.modificationDate()
+        self.synchronous = synchronous
+    }
+
+    /// Loads the registry of a data folder and opens every app's database.
+    package static func open(registry: AppRegistry, pool: ThreadPool, synchronous: SQLiteStore.SynchronousMode) async throws -> AppDirectory {
+        let directory = AppDirectory(registry: registry, pool: pool, synchronous: synchronous)
+        let date = registry.modificationDate()
+        let apps = try registry.load()
+        do {
+            for app in apps {
+                let runtime = try await directory.openRuntime(app)
+                directory.lock.withLock { directory.runtimes[app.applicationId] = runtime }
+            }
+        } catch {
+            await directory.close()
+            throw error
+        }
+        directory.lock.withLock { directory.registryDate = date }
+        return directory
+    }
+
+    private func openRuntime(_ app: App) async throws -> AppRuntime {
+        let folder = registry.appDirectory(app.applicationId)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let store = try await SQLiteStore.open(
+            SQLiteStore.Configuration(
+                path: folder + "/data.sqlite",
+                readerCount: min(4, max(2, EventLoopGroup.coreCount)),
+                synchronous: synchronous
+            )
+        )
+        return AppRuntime(app: app, store: store)
     }
 
     /// Every app, sorted by creation time.
     package var all: [App] {
-        lock.withLock { apps.values.sorted { ($0.createdAt, $0.applicationId) < ($1.createdAt, $1.applicationId) } }
+        lock.withLock { runtimes.values.map(\.app) }
+            .sorted { ($0.createdAt, $0.applicationId) < ($1.createdAt, $1.applicationId) }
     }
 
     /// The app with this id, re-reading `apps.json` once if it is unknown and the file changed.
-    package func app(id: String) async -> App? {
-        let (found, mayReload): (App?, Bool) = lock.withLock {
-            if let app = apps[id] { return (app, false) }
-            return (nil, ContinuousClock.now - lastReload >= .seconds(1))
+    package func runtime(id: String) async -> AppRuntime? {
+        let (found, mayReload): (AppRuntime?, Bool) = lock.withLock {
+            if let runtime = runtimes[id] { return (runtime, false) }
+            let due = !closed && ContinuousClock.now - lastReload >= .seconds(1)
+            if due { lastReload = .now }
+            return (nil, due)
         }
         if let found { return found }
         guard mayReload else { return nil }
-        lock.withLock { lastReload = .now }
         let registry = self.registry
-        let reloaded = try? await pool.run { _ -> ([App], Date?)? in
-            (try registry.load(), registry.modificationDate())
-        }
-        guard let (list, date) = reloaded ?? nil else { return nil }
-        return lock.withLock {
-            if date != registryDate {
-                registryDate = date
-                for app in list where apps[app.applicationId] == nil {
-                    apps[app.applicationId] = app
-                }
+        guard let (list, date) = try? await pool.run({ _ in (try registry.load(), registry.modificationDate()) }),
+            lock.withLock({ date != registryDate })
+        else { return nil }
+        for app in list where lock.withLock({ runtimes[app.applicationId] == nil }) {
+            guard let runtime = try? await openRuntime(app) else { continue }
+            let stale: AppRuntime? = lock.withLock {
+                if closed || runtimes[app.applicationId] != nil { return runtime }
+                runtimes[app.applicationId] = runtime
+                return nil
             }
-            return apps[id]
+            // Lost a race with another lookup, or the server is closing: this copy is not needed.
+            if let stale { await stale.store.close() }
+        }
+        return lock.withLock {
+            registryDate = date
+            return runtimes[id]
+        }
+    }
+
+    /// Closes every app's database. Lookups find nothing afterwards.
+    package func close() async {
+        let all: [AppRuntime] = lock.withLock {
+            closed = true
+            defer { runtimes = [:] }
+            return Array(runtimes.values)
+        }
+        for runtime in all {
+            await runtime.store.close()
         }
     }
 }

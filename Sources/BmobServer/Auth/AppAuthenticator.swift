@@ -8,18 +8,19 @@ package enum AppAuthenticator {
     package static func authenticate(_ request: HTTPRequest, apps: AppDirectory) async throws(BmobAPIError) -> AppContext {
         let headers = request.headers
         guard let applicationId = headers["X-Bmob-Application-Id"], !applicationId.isEmpty,
-            let app = await apps.app(id: applicationId)
+            let runtime = await apps.runtime(id: applicationId)
         else {
             throw BmobAPIError.unauthorized
         }
+        let app = runtime.app
         let sessionToken = headers["X-Bmob-Session-Token"].flatMap { $0.isEmpty ? nil : $0 }
         if let masterKey = headers["X-Bmob-Master-Key"] {
             guard AppKeys.constantTimeEquals(masterKey, app.masterKey) else { throw BmobAPIError.unauthorized }
-            return AppContext(app: app, isMaster: true, sessionToken: sessionToken)
+            return AppContext(runtime: runtime, isMaster: true, sessionToken: sessionToken)
         }
         guard let restKey = headers["X-Bmob-REST-API-Key"], AppKeys.constantTimeEquals(restKey, app.restKey) else {
             throw BmobAPIError.unauthorized
         }
-        return AppContext(app: app, isMaster: false, sessionToken: sessionToken)
+        return AppContext(runtime: runtime, isMaster: false, sessionToken: sessionToken)
     }
 }

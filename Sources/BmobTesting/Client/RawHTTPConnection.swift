@@ -1,4 +1,5 @@
 import BmobWire
+import BmobIO
 import Foundation
 
 #if canImport(Glibc)
@@ -10,16 +11,20 @@ import Darwin
 /// A blocking TCP connection that sends raw bytes and reads HTTP/1.1 responses, for tests that need control
 /// over every byte (malformed requests, pipelining, slow clients) or must see exactly what the server sent.
 ///
+/// Every call blocks a thread of a private pool, never a thread of Swift's shared executor: tests run in
+/// parallel, and blocked shared threads would stall unrelated tasks (a server's shutdown, say).
+///
 /// Not thread-safe: use one connection from one task at a time.
 package final class RawHTTPConnection: @unchecked Sendable {
-    // Invariant: callers never use one connection from two threads at once (documented above); the type is
-    // `Sendable` only so a test can move a blocking read onto another thread and wait for it.
+    // Invariant: callers never use one connection from two tasks at once (documented above); each call runs
+    // to completion on a pool thread before the caller continues, so state is touched by one thread at a time.
+    private static let pool = ThreadPool(threadCount: 32, name: "raw-http")
     private let fd: Int32
     private var buffer: [UInt8] = []
     /// Seconds a read waits before ``RawHTTPError/timeout``.
     package var timeout: Double
 
-    /// Connects to `host:port` (numeric IPv4).
+    /// Connects to `host:port` (numeric IPv4). Connecting to loopback does not block.
     package init(host: String = "127.0.0.1", port: Int, timeout: Double = 5) throws {
         self.timeout = timeout
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -46,18 +51,22 @@ package final class RawHTTPConnection: @unchecked Sendable {
         close(fd)
     }
 
-    /// Sends every byte (blocking).
-    package func send(_ bytes: [UInt8]) throws {
+    /// Sends every byte.
+    package func send(_ bytes: [UInt8]) async throws {
+        try await Self.pool.run { _ in try self.blockingSend(bytes) }
+    }
+
+    package func send(_ text: String) async throws {
+        try await send(Array(text.utf8))
+    }
+
+    private func blockingSend(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard sent > 0 else { throw RawHTTPError.io("send: errno \(errno)") }
             offset += sent
         }
-    }
-
-    package func send(_ text: String) throws {
-        try send(Array(text.utf8))
     }
 
     /// Half-closes the connection: the server sees end of stream.
@@ -84,7 +93,11 @@ package final class RawHTTPConnection: @unchecked Sendable {
     /// Reads one complete response (Content-Length framed, or up to end of stream).
     ///
     /// - Parameter interim: return `100 Continue` and other 1xx responses instead of skipping them.
-    package func readResponse(interim: Bool = false) throws -> RawHTTPResponse {
+    package func readResponse(interim: Bool = false) async throws -> RawHTTPResponse {
+        try await Self.pool.run { _ in try self.blockingReadResponse(interim: interim) }
+    }
+
+    private func blockingReadResponse(interim: Bool) throws -> RawHTTPResponse {
         while true {
             let response = try readOneResponse()
             if response.status >= 200 || interim { return response }
@@ -141,7 +154,11 @@ package final class RawHTTPConnection: @unchecked Sendable {
 
     /// Waits until the server closes the connection; `true` if it did within the timeout. Unread bytes are
     /// discarded.
-    package func waitForClose() -> Bool {
+    package func waitForClose() async -> Bool {
+        (try? await Self.pool.run { _ in self.blockingWaitForClose() }) ?? false
+    }
+
+    private func blockingWaitForClose() -> Bool {
         do {
             while try fill() {}
             return true

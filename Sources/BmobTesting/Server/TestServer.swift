@@ -9,7 +9,7 @@ package import Foundation
 /// ```swift
 /// let server = try await TestServer.start()
 /// defer { Task { await server.stop() } }
-/// let response = try server.connect().request("GET", "/1/timestamp", headers: server.appHeaders)
+/// let response = try await server.request("GET", "/1/timestamp", headers: server.appHeaders)
 /// ```
 package final class TestServer: Sendable {
     /// The app every test server has.
@@ -90,10 +90,10 @@ package final class TestServer: Sendable {
         _ target: String,
         headers: [(String, String)] = [],
         body: [UInt8]? = nil
-    ) throws -> RawHTTPResponse {
+    ) async throws -> RawHTTPResponse {
         let connection = try connect()
-        try connection.send(HTTPRequestText.make(method, target, headers: headers, body: body))
-        return try connection.readResponse()
+        try await connection.send(HTTPRequestText.make(method, target, headers: headers, body: body))
+        return try await connection.readResponse()
     }
 
     /// Shuts the server down gracefully and removes its temporary folder.

@@ -182,17 +182,10 @@ package struct HTTPRequestDecoder: Sendable {
         }
         guard start < buffer.count else { return nil }
         guard let headEnd = findHeadEnd() else {
-            if buffer.count - start > limits.maxHeaderBytes {
-                if findLineEnd(from: start, limit: limits.maxHeaderBytes) == nil {
-                    return fail(.uriTooLong, "request line is longer than \(limits.maxHeaderBytes) bytes")
-                }
-                return fail(.requestHeaderFieldsTooLarge, "header block is larger than \(limits.maxHeaderBytes) bytes")
-            }
+            if buffer.count - start > limits.maxHeaderBytes { return failOversizedHead() }
             return nil
         }
-        if headEnd - start > limits.maxHeaderBytes {
-            return fail(.requestHeaderFieldsTooLarge, "header block is larger than \(limits.maxHeaderBytes) bytes")
-        }
+        if headEnd - start > limits.maxHeaderBytes { return failOversizedHead() }
         let result = parseHead(start..<headEnd)
         start = headEnd
         scanned = 0
@@ -212,6 +205,15 @@ package struct HTTPRequestDecoder: Sendable {
             }
             return .head(head)
         }
+    }
+
+    /// Fails a head over the size limit: 414 when the request line alone is too long, else 431. Decided on the
+    /// first `maxHeaderBytes` bytes only, so the answer is the same however reads split the head.
+    private mutating func failOversizedHead() -> Event {
+        if findLineEnd(from: start, limit: limits.maxHeaderBytes) == nil {
+            return fail(.uriTooLong, "request line is longer than \(limits.maxHeaderBytes) bytes")
+        }
+        return fail(.requestHeaderFieldsTooLarge, "header block is larger than \(limits.maxHeaderBytes) bytes")
     }
 
     /// The index just past the empty line that ends the head, or `nil` if it has not arrived.
@@ -412,12 +414,14 @@ package struct HTTPRequestDecoder: Sendable {
         return next()
     }
 
-    /// Trailer fields are read and dropped; they count against the header size limit.
+    /// Trailer fields are read and dropped; with the final empty line they must fit the header size limit.
+    /// A line is judged on its first `remainingAllowance` bytes, so the outcome does not depend on how reads
+    /// split it.
     private mutating func decodeTrailers() -> Event? {
         while true {
             let remainingAllowance = limits.maxHeaderBytes - trailerBytes
-            guard let lineEnd = findLineEnd(from: start, limit: max(remainingAllowance, 0) + 2) else {
-                if buffer.count - start > remainingAllowance {
+            guard let lineEnd = findLineEnd(from: start, limit: max(remainingAllowance, 0)) else {
+                if buffer.count - start >= remainingAllowance {
                     return fail(.requestHeaderFieldsTooLarge, "trailer fields are larger than \(limits.maxHeaderBytes) bytes")
                 }
                 return nil

@@ -19,7 +19,9 @@ package enum BmobDateFormat {
         if trimmed == "Z" || trimmed.uppercased() == "UTC" || trimmed.uppercased() == "GMT" { return 0 }
         guard let sign = trimmed.first, sign == "+" || sign == "-" else { return nil }
         let digits = trimmed.dropFirst().filter { $0 != ":" }
-        guard !digits.isEmpty, digits.count <= 4, digits.allSatisfy(\.isASCII), let value = Int(digits) else { return nil }
+        guard !digits.isEmpty, digits.count <= 4, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let value = Int(digits)
+        else { return nil }
         let hours = digits.count <= 2 ? value : value / 100
         let minutes = digits.count <= 2 ? 0 : value % 100
         guard hours <= 14, minutes < 60 else { return nil }

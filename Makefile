@@ -1,0 +1,37 @@
+# Bmob Swift — the two commands a newcomer needs are `make serve` and `make test`.
+SHELL := /bin/bash
+SWIFT ?= swift
+ARGS ?=
+FUZZ_SECONDS ?= 30
+# Tests build with warnings as errors and explicit Sendable checks (see Package.swift).
+export BMOB_STRICT ?= 1
+
+.PHONY: bootstrap build serve test bench fuzz clean
+
+bootstrap:
+	@scripts/bootstrap.sh
+
+build: bootstrap
+	$(SWIFT) build
+
+## Build in release mode and run the server on ./.bmob (a development app is created and its keys printed).
+serve: bootstrap
+	@BMOB_STRICT=0 $(SWIFT) build -c release --product bmob
+	.build/release/bmob serve $(ARGS)
+
+## Every test, on real sockets and real SQLite files.
+test: bootstrap
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+## Benchmarks side by side with their references; writes BENCHMARKS.md.
+bench:
+	@scripts/bootstrap.sh bench
+	Benchmarks/run.sh
+
+## libFuzzer runs of every parser target, FUZZ_SECONDS each.
+fuzz: bootstrap
+	Fuzz/run.sh $(FUZZ_SECONDS)
+
+clean:
+	rm -rf .build .build-*

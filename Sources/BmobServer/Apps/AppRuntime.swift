@@ -1,0 +1,12 @@
+package import BmobStore
+
+/// A hosted app with its open database.
+package final class AppRuntime: Sendable {
+    package let app: App
+    package let store: any Store
+
+    package init(app: App, store: any Store) {
+        self.app = app
+        self.store = store
+    }
+}

@@ -1,0 +1,162 @@
+import BmobTesting
+import BmobWire
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `bmob` binary, driven as scripts drive it: stdout, stderr and exit status.
+@Suite struct CLITests {
+    /// `.build/<config>/bmob`, next to the test bundle.
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("bmob")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    private func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self)
+        )
+    }
+
+    private func temporaryDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("bmob-cli-\(UUID().uuidString)").path
+    }
+
+    @Test func appsCreatePrintsTheAppAndListShowsIt() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let created = try run(["apps", "create", "--data", data, "--name", "Demo", "--app-id", "demo", "--rest-key", "rk"])
+        #expect(created.status == 0)
+        let app = try JSONParser.parse(created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(app["name"] == "Demo")
+        #expect(app["applicationId"] == "demo")
+        #expect(app["restKey"] == "rk")
+        #expect(app["masterKey"]?.stringValue?.count == 32)
+        #expect(app["secretKey"]?.stringValue?.count == 16)
+
+        let listed = try run(["apps", "list", "--data", data])
+        #expect(listed.status == 0)
+        #expect(try JSONParser.parse(listed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == .array([app]))
+
+        let duplicate = try run(["apps", "create", "--data", data, "--name", "Again", "--app-id", "demo"])
+        #expect(duplicate.status == 1)
+        #expect(duplicate.stderr.contains("already exists"))
+    }
+
+    @Test func appsListOfAnEmptyFolderIsAnEmptyArray() throws {
+        let listed = try run(["apps", "list", "--data", temporaryDirectory()])
+        #expect(listed.status == 0)
+        #expect(listed.stdout == "[]\n")
+    }
+
+    @Test(arguments: [
+        ["serve", "--bogus", "1"],
+        ["apps", "create", "--name", "x"],
+        ["frobnicate"],
+        ["serve", "--port"],
+    ])
+    func usageErrorsExitWith2(arguments: [String]) throws {
+        let result = try run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("bmob: "))
+    }
+
+    @Test func badSettingsExitWith1AndNameTheSetting() throws {
+        let result = try run(["serve", "--port", "70000", "--data", temporaryDirectory()])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("port"))
+    }
+
+    @Test func serveHelpListsEverySetting() throws {
+        let result = try run(["serve", "--help"])
+        #expect(result.status == 0)
+        for flag in ["--host", "--port", "--data", "--config", "--log-level", "BMOB_PORT"] {
+            #expect(result.stdout.contains(flag))
+        }
+    }
+
+    @Test func serveCreatesADevelopmentAppPrintsOneListeningLineAndStopsOnSIGTERM() async throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--port", "0", "--data", data]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = Pipe()
+        try process.run()
+
+        // Read stdout until the listening line arrives.
+        var text = ""
+        let reader = out.fileHandleForReading
+        let deadline = Date().addingTimeInterval(20)
+        while !text.contains("listening on "), Date() < deadline {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let lines = text.split(separator: "\n").map(String.init)
+        let listening = lines.filter { $0.hasPrefix("listening on ") }
+        #expect(listening.count == 1)
+        let url = listening.first.map { String($0.dropFirst("listening on ".count)) } ?? ""
+        #expect(url.hasPrefix("http://127.0.0.1:"))
+        let applicationId = lines.first { $0.contains("Application ID:") }?.split(separator: " ").last.map(String.init)
+        let restKey = lines.first { $0.contains("REST API Key:") }?.split(separator: " ").last.map(String.init)
+        #expect(applicationId?.count == 32)
+
+        let port = Int(url.split(separator: ":").last ?? "") ?? 0
+        let connection = try RawHTTPConnection(port: port)
+        try await connection.send(HTTPRequestText.make("GET", "/health"))
+        #expect(try await connection.readResponse().json == ["status": "ok"])
+        try await connection.send(
+            HTTPRequestText.make(
+                "GET", "/1/timestamp",
+                headers: [("X-Bmob-Application-Id", applicationId ?? ""), ("X-Bmob-REST-API-Key", restKey ?? "")]))
+        #expect(try await connection.readResponse().status == 200)
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(await connection.waitForClose())
+
+        // A second start reuses the app and prints no keys.
+        let second = Process()
+        second.executableURL = Self.executable
+        second.arguments = ["serve", "--port", "0", "--data", data]
+        let secondOut = Pipe()
+        second.standardOutput = secondOut
+        second.standardError = Pipe()
+        try second.run()
+        var secondText = ""
+        while !secondText.contains("listening on ") {
+            let chunk = secondOut.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            secondText += String(decoding: chunk, as: UTF8.self)
+        }
+        kill(second.processIdentifier, SIGINT)
+        second.waitUntilExit()
+        #expect(!secondText.contains("Application ID"))
+        #expect(second.terminationStatus == 0)
+    }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Installs the system packages Bmob Swift builds against. Idempotent, and silent when everything is present.
+#
+#   scripts/bootstrap.sh          build and test dependencies
+#   scripts/bootstrap.sh bench    also the benchmark peers (wrk, nginx)
+set -euo pipefail
+
+want_bench=0
+[ "${1:-}" = "bench" ] && want_bench=1
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "bootstrap: 'swift' is not on PATH; install Swift 6.3 from https://swift.org/install first" >&2
+    exit 1
+fi
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo "$@"; else
+        echo "bootstrap: need root to run: $*" >&2
+        exit 1
+    fi
+}
+
+case "$(uname -s)" in
+Linux)
+    packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev)
+    [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv)
+    missing=()
+    for package in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    if [ "${#missing[@]}" -gt 0 ]; then
+        echo "bootstrap: installing ${missing[*]}" >&2
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+    ;;
+Darwin)
+    command -v brew >/dev/null 2>&1 || { echo "bootstrap: Homebrew is required on macOS (https://brew.sh)" >&2; exit 1; }
+    formulas=(pkg-config sqlite libpq openssl)
+    [ "$want_bench" = 1 ] && formulas+=(wrk nginx)
+    for formula in "${formulas[@]}"; do
+        brew list --formula "$formula" >/dev/null 2>&1 || brew install -q "$formula"
+    done
+    ;;
+*)
+    echo "bootstrap: unsupported system $(uname -s); install pkg-config, SQLite, libpq and OpenSSL development files" >&2
+    exit 1
+    ;;
+esac
