@@ -26,7 +26,7 @@ var targets: [Target] = [
     .target(name: "BmobHTTP", dependencies: ["BmobIO", "BmobWire"]),
     .target(name: "BmobStore", dependencies: ["CSQLite", "BmobIO", "BmobWire"]),
     .target(name: "BmobServer", dependencies: ["BmobHTTP", "BmobIO", "BmobStore", "BmobWire"]),
-    .executableTarget(name: "bmob", dependencies: ["BmobServer"]),
+    .executableTarget(name: "bmob", dependencies: ["BmobIO", "BmobServer"]),
     .target(name: "BmobTesting", dependencies: ["BmobServer", "BmobHTTP", "BmobIO", "BmobWire"]),
 
     // Test support: a child process that the crash test kills mid-write.

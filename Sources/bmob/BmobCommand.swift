@@ -7,7 +7,6 @@ import Darwin
 #endif
 
 /// `bmob`: the server's command line. Subcommands are nested types; their work lives in BmobServer.
-@main
 enum BmobCommand {
     static let usage = """
         usage: bmob <command> [options]
@@ -20,8 +19,7 @@ enum BmobCommand {
 
         """
 
-    static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+    static func main(_ arguments: [String]) async -> Int32 {
         let status: Int32
         do {
             status = try await run(arguments)
@@ -33,7 +31,7 @@ enum BmobCommand {
             printError("bmob: \(error)")
             status = 1
         }
-        exit(status)
+        return status
     }
 
     private static func run(_ arguments: [String]) async throws -> Int32 {

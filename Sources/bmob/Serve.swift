@@ -1,5 +1,5 @@
+import BmobIO
 import BmobServer
-import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -33,8 +33,7 @@ extension BmobCommand {
 
             // Watch signals before anything else: one that arrives while starting must still stop us.
             let (stops, stopper) = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingNewest(1))
-            let signals = watchSignals { stopper.yield($0) }
-            defer { signals.forEach { $0.cancel() } }
+            SignalWatcher.start([SIGINT, SIGTERM]) { stopper.yield($0) }
 
             let server = try await BmobServer.Server.start(configuration: configuration, logger: logger)
             if let app = server.createdDevelopmentApp {
@@ -59,17 +58,6 @@ extension BmobCommand {
             }
             logger.notice("stopped")
             return 0
-        }
-
-        /// Turns SIGINT and SIGTERM into a call of `handler` instead of process death.
-        private static func watchSignals(_ handler: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
-            [SIGINT, SIGTERM].map { number in
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { handler(number) }
-                source.resume()
-                return source
-            }
         }
     }
 }

@@ -28,23 +28,37 @@ package struct Router: Sendable {
         case notFound
     }
 
+    /// Children and routes are small arrays searched linearly: a node has a handful of entries, and
+    /// comparing a few short byte strings is cheaper than hashing the segment for a dictionary.
     private final class Node: @unchecked Sendable {
         // Invariant: nodes are mutated only by `add`, on a tree no other `Router` value shares (`add` copies a
         // shared tree first), so a router that has been handed to other threads is never mutated.
-        var literals: [String: Node] = [:]
+        var literals: [(segment: String, node: Node)] = []
         var parameterName: String?
         var parameter: Node?
-        var rest: [HTTPMethod: Route] = [:]
-        var routes: [HTTPMethod: Route] = [:]
+        var rest: [Route] = []
+        var routes: [Route] = []
 
         func copy() -> Node {
             let node = Node()
-            node.literals = literals.mapValues { $0.copy() }
+            node.literals = literals.map { ($0.segment, $0.node.copy()) }
             node.parameterName = parameterName
             node.parameter = parameter?.copy()
             node.rest = rest
             node.routes = routes
             return node
+        }
+
+        func literal(_ segment: Substring) -> Node? {
+            for entry in literals where entry.segment == segment {
+                return entry.node
+            }
+            return nil
+        }
+
+        static func setting(_ route: Route, in routes: inout [Route]) {
+            routes.removeAll { $0.method == route.method }
+            routes.append(route)
         }
     }
 
@@ -66,7 +80,7 @@ package struct Router: Sendable {
         for (position, segment) in segments.enumerated() {
             if segment == "**" {
                 precondition(position == segments.count - 1, "'**' must be the last segment of \(pattern)")
-                node.rest[method] = route
+                Node.setting(route, in: &node.rest)
                 return route.index
             }
             if segment.first == ":" {
@@ -76,71 +90,63 @@ package struct Router: Sendable {
                 if node.parameter == nil { node.parameter = Node() }
                 node = node.parameter!
             } else {
-                let key = String(segment)
-                if node.literals[key] == nil { node.literals[key] = Node() }
-                node = node.literals[key]!
+                if let child = node.literal(segment) {
+                    node = child
+                } else {
+                    let child = Node()
+                    node.literals.append((String(segment), child))
+                    node = child
+                }
             }
         }
-        node.routes[method] = route
+        Node.setting(route, in: &node.routes)
         return route.index
     }
 
     /// Finds the route for `method` and the raw (not yet percent-decoded) `path`.
     package func match(_ method: HTTPMethod, path: Substring) -> Match {
-        var segments: [Range<String.Index>] = []
-        var utf8 = path.utf8
-        guard utf8.first == UInt8(ascii: "/") else { return .notFound }
-        utf8 = utf8.dropFirst()
-        // Split on "/" without allocating substrings; drop one trailing slash.
-        var start = utf8.startIndex
-        var index = start
-        while index < utf8.endIndex {
-            if utf8[index] == UInt8(ascii: "/") {
-                segments.append(start..<index)
-                start = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        if start < utf8.endIndex { segments.append(start..<utf8.endIndex) }
+        guard path.utf8.first == UInt8(ascii: "/") else { return .notFound }
+        var remaining = path.dropFirst()
+        if remaining.utf8.last == UInt8(ascii: "/") { remaining = remaining.dropLast() }  // one optional trailing slash
         var parameters = RouteParameters()
-        guard let methods = find(root, path: path, segments: segments[...], parameters: &parameters) else {
+        guard let routes = find(root, path: path, remaining: remaining, parameters: &parameters) else {
             return .notFound
         }
-        if let route = methods[method] ?? (method == .head ? methods[.get] : nil) {
+        if let route = routes.first(where: { $0.method == method })
+            ?? (method == .head ? routes.first(where: { $0.method == .get }) : nil)
+        {
             return .found(route, parameters)
         }
-        return .methodNotAllowed(methods.keys.sorted { $0.rawValue < $1.rawValue })
+        return .methodNotAllowed(routes.map(\.method).sorted { $0.rawValue < $1.rawValue })
     }
 
-    private func find(
-        _ node: Node,
-        path: Substring,
-        segments: ArraySlice<Range<String.Index>>,
-        parameters: inout RouteParameters
-    ) -> [HTTPMethod: Route]? {
-        guard let range = segments.first else {
+    /// Matches `remaining` (the path after the segments already consumed) below `node`.
+    private func find(_ node: Node, path: Substring, remaining: Substring, parameters: inout RouteParameters) -> [Route]? {
+        // Only the path "/" leaves nothing to match at the root.
+        if remaining.isEmpty {
             return node.routes.isEmpty ? nil : node.routes
         }
-        if range.isEmpty { return nil }  // `//` inside a path
-        let segment = path[range]
-        let remaining = segments.dropFirst()
-        if let child = node.literals[String(segment)],
-            let found = find(child, path: path, segments: remaining, parameters: &parameters)
+        let slash = remaining.utf8.firstIndex(of: UInt8(ascii: "/")) ?? remaining.endIndex
+        let segment = remaining[..<slash]
+        if segment.isEmpty { return nil }  // `//` inside a path
+        let rest = slash == remaining.endIndex ? remaining[slash...] : remaining[remaining.utf8.index(after: slash)...]
+        let isLast = slash == remaining.endIndex
+        if !isLast, rest.isEmpty { return nil }  // a second trailing slash
+        if let child = node.literal(segment),
+            let found = isLast ? (child.routes.isEmpty ? nil : child.routes) : find(child, path: path, remaining: rest, parameters: &parameters)
         {
             return found
         }
         if let child = node.parameter, let name = node.parameterName {
             var attempt = parameters
             attempt.append(name: name, value: QueryString.decode(segment, plusIsSpace: false))
-            if let found = find(child, path: path, segments: remaining, parameters: &attempt) {
+            if let found = isLast ? (child.routes.isEmpty ? nil : child.routes) : find(child, path: path, remaining: rest, parameters: &attempt) {
                 parameters = attempt
                 return found
             }
         }
         if !node.rest.isEmpty {
-            var restText = path[range.lowerBound...]
-            if restText.hasSuffix("/") { restText = restText.dropLast() }
-            parameters.append(name: "**", value: String(restText))
+            parameters.append(name: "**", value: String(remaining))
             return node.rest
         }
         return nil

@@ -31,6 +31,14 @@ final class HTTPConnection: ChannelHandler {
     private(set) var closeAfterResponse = false
     /// Bytes buffered unread beyond which reading pauses while a request is answered.
     private static let pipelineBufferLimit = 64 * 1024
+    /// Whether the connection's responder task exists. It is started by the first request and then serves
+    /// every request of the connection in turn, so a keep-alive request costs a continuation resume rather
+    /// than a task creation.
+    private var responderStarted = false
+    /// The responder task, suspended until the next request.
+    private var waiter: UnsafeContinuation<HTTPRequest?, Never>?
+    /// A request decoded while the responder task was still finishing the previous one.
+    private var pendingRequest: HTTPRequest?
 
     init(channel: Channel, shared: HTTPServer.Shared, state: ServerLoopState) {
         self.channel = channel
@@ -71,11 +79,21 @@ final class HTTPConnection: ChannelHandler {
 
     func channelClosed(_ channel: Channel) {
         state.connectionClosed(self)
+        // Let the responder task end.
+        if let waiter {
+            self.waiter = nil
+            waiter.resume(returning: nil)
+        }
     }
 
     // MARK: - Decoding
 
     private func processInput() {
+        // Decode from a local decoder, swapped back at the end: one checked access to the stored property
+        // instead of one per event (exclusivity checks on class properties are not free).
+        var decoder = HTTPRequestDecoder()
+        swap(&decoder, &self.decoder)
+        defer { swap(&decoder, &self.decoder) }
         while phase != .responding, channel.isOpen, !channel.isClosing {
             guard let event = decoder.next() else { break }
             switch event {
@@ -119,20 +137,49 @@ final class HTTPConnection: ChannelHandler {
     private func dispatch(_ request: HTTPRequest) {
         phase = .responding
         state.requestStarted()
+        if let waiter {
+            self.waiter = nil
+            waiter.resume(returning: request)
+        } else if responderStarted {
+            pendingRequest = request
+        } else {
+            responderStarted = true
+            startResponder(first: request)
+        }
+    }
+
+    /// Runs on the loop (task executor preference), answering this connection's requests one at a time.
+    private func startResponder(first: HTTPRequest) {
         let responder = shared.responder
         let bound = LoopBound(self, loop: channel.loop)
         Task(executorPreference: channel.loop) {
-            let response: HTTPResponse
-            do {
-                response = try await responder.respond(to: request)
-            } catch let error as any HTTPResponseError {
-                response = error.response
-            } catch {
-                var failure = responder.errorResponse(status: .internalServerError, message: "internal server error")
-                failure.closeConnection = true
-                response = failure
+            var next: HTTPRequest? = first
+            while let request = next {
+                let response: HTTPResponse
+                do {
+                    response = try await responder.respond(to: request)
+                } catch let error as any HTTPResponseError {
+                    response = error.response
+                } catch {
+                    var failure = responder.errorResponse(status: .internalServerError, message: "internal server error")
+                    failure.closeConnection = true
+                    response = failure
+                }
+                bound.value.finish(response, for: request.head)
+                next = await bound.value.nextRequest()
             }
-            bound.value.finish(response, for: request.head)
+        }
+    }
+
+    /// The next request to answer, or `nil` once the connection is closed.
+    private func nextRequest() async -> HTTPRequest? {
+        if let request = pendingRequest {
+            pendingRequest = nil
+            return request
+        }
+        guard channel.isOpen else { return nil }
+        return await withUnsafeContinuation { continuation in
+            waiter = continuation
         }
     }
 
@@ -140,7 +187,9 @@ final class HTTPConnection: ChannelHandler {
         state.requestFinished()
         guard channel.isOpen else { return }
         let keepAlive = head.keepAlive && !response.closeConnection && !closeAfterResponse && !state.isShuttingDown
-        var bytes: [UInt8] = []
+        // Encode into the loop's scratch buffer: most responses are sent whole at once, so they need no
+        // allocation of their own (a partial write keeps a copy in the channel's queue).
+        var bytes = state.takeScratchBuffer()
         HTTPResponseEncoder.encode(
             HTTPResponseHead(status: response.status, headers: response.headers),
             body: response.body,
@@ -150,6 +199,7 @@ final class HTTPConnection: ChannelHandler {
             into: &bytes
         )
         channel.write(bytes)
+        state.returnScratchBuffer(bytes)
         guard keepAlive else {
             channel.closeAfterPendingWrites()
             return

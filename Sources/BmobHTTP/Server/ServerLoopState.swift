@@ -9,6 +9,8 @@ final class ServerLoopState {
     private(set) var inFlightRequests = 0
     private(set) var isShuttingDown = false
     let dateCache = HTTPDateCache()
+    /// Reused response buffer; see ``takeScratchBuffer()``.
+    private var scratch: [UInt8] = []
     private let shared: HTTPServer.Shared
 
     init(loop: EventLoop, shared: HTTPServer.Shared) {
@@ -56,6 +58,22 @@ final class ServerLoopState {
     func connectionClosed(_ connection: HTTPConnection) {
         if connections.removeValue(forKey: ObjectIdentifier(connection)) != nil {
             shared.releaseConnection()
+        }
+    }
+
+    /// An empty buffer with capacity left from earlier responses. Hand it back with ``returnScratchBuffer(_:)``.
+    func takeScratchBuffer() -> [UInt8] {
+        var buffer: [UInt8] = []
+        swap(&buffer, &scratch)
+        buffer.removeAll(keepingCapacity: true)
+        return buffer
+    }
+
+    func returnScratchBuffer(_ buffer: [UInt8]) {
+        // A buffer still referenced elsewhere (queued after a partial write) is not reused; a large one is
+        // dropped so one big response does not pin its memory.
+        if buffer.capacity <= 64 * 1024 {
+            scratch = buffer
         }
     }
 

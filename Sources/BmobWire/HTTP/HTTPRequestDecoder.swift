@@ -159,11 +159,15 @@ package struct HTTPRequestDecoder: Sendable {
     /// Finds LF or CRLF starting at `from`, looking at no more than `limit` bytes. A CR not followed by LF
     /// is left for the caller to reject as part of the line content.
     private func findLineEnd(from: Int, limit: Int) -> LineEnd? {
-        let end = min(buffer.count, from + limit)
+        buffer.withUnsafeBufferPointer { Self.findLineEnd(in: $0, from: from, limit: limit) }
+    }
+
+    private static func findLineEnd(in bytes: UnsafeBufferPointer<UInt8>, from: Int, limit: Int) -> LineEnd? {
+        let end = min(bytes.count, from + limit)
         var index = from
         while index < end {
-            if buffer[index] == 0x0A {
-                let contentEnd = index > from && buffer[index - 1] == 0x0D ? index - 1 : index
+            if bytes[index] == 0x0A {
+                let contentEnd = index > from && bytes[index - 1] == 0x0D ? index - 1 : index
                 return LineEnd(contentEnd: contentEnd, next: index + 1)
             }
             index += 1
@@ -232,48 +236,53 @@ package struct HTTPRequestDecoder: Sendable {
     }
 
     private func parseHead(_ range: Range<Int>) -> Result<HTTPRequestHead, HTTPDecodeError> {
-        var lines: [Range<Int>] = []
-        var lineStart = range.lowerBound
-        while lineStart < range.upperBound, let end = findLineEnd(from: lineStart, limit: range.upperBound - lineStart) {
-            if end.contentEnd == lineStart { break }  // the empty line ending the head
-            lines.append(lineStart..<end.contentEnd)
-            lineStart = end.next
-        }
-        guard let requestLine = lines.first else {
+        buffer.withUnsafeBufferPointer { parseHead(in: $0, range) }
+    }
+
+    /// Parses the head over raw bytes: the hot path of every request, so no array bounds or uniqueness checks.
+    private func parseHead(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<HTTPRequestHead, HTTPDecodeError> {
+        guard let requestEnd = Self.findLineEnd(in: bytes, from: range.lowerBound, limit: range.count),
+            requestEnd.contentEnd > range.lowerBound
+        else {
             return .failure(HTTPDecodeError(.badRequest, "missing request line"))
         }
-        if lines.count - 1 > limits.maxHeaderCount {
-            return .failure(HTTPDecodeError(.requestHeaderFieldsTooLarge, "more than \(limits.maxHeaderCount) header fields"))
-        }
         var head: HTTPRequestHead
-        switch parseRequestLine(requestLine) {
+        switch Self.parseRequestLine(bytes, range.lowerBound..<requestEnd.contentEnd) {
         case .success(let parsed): head = parsed
         case .failure(let error): return .failure(error)
         }
         var fields: [HTTPField] = []
-        fields.reserveCapacity(lines.count - 1)
-        for line in lines.dropFirst() {
-            switch parseField(line) {
+        fields.reserveCapacity(8)
+        var lineStart = requestEnd.next
+        while lineStart < range.upperBound, let end = Self.findLineEnd(in: bytes, from: lineStart, limit: range.upperBound - lineStart) {
+            if end.contentEnd == lineStart { break }  // the empty line ending the head
+            guard fields.count < limits.maxHeaderCount else {
+                return .failure(HTTPDecodeError(.requestHeaderFieldsTooLarge, "more than \(limits.maxHeaderCount) header fields"))
+            }
+            switch Self.parseField(bytes, lineStart..<end.contentEnd) {
             case .success(let field): fields.append(field)
             case .failure(let error): return .failure(error)
             }
+            lineStart = end.next
         }
         head.headers = HTTPHeaders(fields)
         return decideFraming(&head).map { head }
     }
 
-    private func parseRequestLine(_ line: Range<Int>) -> Result<HTTPRequestHead, HTTPDecodeError> {
+    private static func parseRequestLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<HTTPRequestHead, HTTPDecodeError> {
         var index = line.lowerBound
         let methodStart = index
-        while index < line.upperBound, Self.isTokenByte(buffer[index]) { index += 1 }
-        guard index > methodStart, index < line.upperBound, buffer[index] == 0x20 else {
+        while index < line.upperBound, Self.isTokenByte(bytes[index]) { index += 1 }
+        guard index > methodStart, index < line.upperBound, bytes[index] == 0x20 else {
             return .failure(HTTPDecodeError(.badRequest, "malformed request line"))
         }
-        let method = Self.knownMethod(buffer[methodStart..<index]) ?? HTTPMethod(rawValue: String(decoding: buffer[methodStart..<index], as: UTF8.self))
+        let method = Self.knownMethod(bytes[methodStart..<index]) ?? HTTPMethod(rawValue: String(decoding: bytes[methodStart..<index], as: UTF8.self))
         index += 1
         let targetStart = index
-        while index < line.upperBound, buffer[index] != 0x20 {
-            let byte = buffer[index]
+        var pathEnd: Int?
+        while index < line.upperBound, bytes[index] != 0x20 {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "?"), pathEnd == nil { pathEnd = index }
             guard byte > 0x20, byte != 0x7F else {
                 return .failure(HTTPDecodeError(.badRequest, "invalid character in request target"))
             }
@@ -282,10 +291,12 @@ package struct HTTPRequestDecoder: Sendable {
         guard index > targetStart, index < line.upperBound else {
             return .failure(HTTPDecodeError(.badRequest, "malformed request line"))
         }
-        let target = String(decoding: buffer[targetStart..<index], as: UTF8.self)
+        let target = String(decoding: bytes[targetStart..<index], as: UTF8.self)
         index += 1
-        let versionBytes = buffer[index..<line.upperBound]
-        guard versionBytes.count == 8, versionBytes.starts(with: "HTTP/".utf8),
+        let versionBytes = bytes[index..<line.upperBound]
+        guard versionBytes.count == 8, versionBytes[index] == UInt8(ascii: "H"), versionBytes[index + 1] == UInt8(ascii: "T"),
+            versionBytes[index + 2] == UInt8(ascii: "T"), versionBytes[index + 3] == UInt8(ascii: "P"),
+            versionBytes[index + 4] == UInt8(ascii: "/"),
             let major = Self.digit(versionBytes[index + 5]), versionBytes[index + 6] == UInt8(ascii: "."),
             let minor = Self.digit(versionBytes[index + 7])
         else {
@@ -298,40 +309,57 @@ package struct HTTPRequestDecoder: Sendable {
             return .failure(HTTPDecodeError(.badRequest, "malformed request target"))
         }
         return .success(
-            HTTPRequestHead(method: method, target: target, version: HTTPVersion(major: major, minor: minor))
+            HTTPRequestHead(
+                method: method,
+                target: target,
+                pathLength: (pathEnd ?? index - 1) - targetStart,
+                version: HTTPVersion(major: major, minor: minor)
+            )
         )
     }
 
     private func parseField(_ line: Range<Int>) -> Result<HTTPField, HTTPDecodeError> {
-        let first = buffer[line.lowerBound]
+        buffer.withUnsafeBufferPointer { Self.parseField($0, line) }
+    }
+
+    private static func parseField(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<HTTPField, HTTPDecodeError> {
+        let first = bytes[line.lowerBound]
         if first == 0x20 || first == 0x09 {
             return .failure(HTTPDecodeError(.badRequest, "obsolete header line folding"))
         }
         var index = line.lowerBound
-        while index < line.upperBound, Self.isTokenByte(buffer[index]) { index += 1 }
-        guard index > line.lowerBound, index < line.upperBound, buffer[index] == UInt8(ascii: ":") else {
+        while index < line.upperBound, Self.isTokenByte(bytes[index]) { index += 1 }
+        guard index > line.lowerBound, index < line.upperBound, bytes[index] == UInt8(ascii: ":") else {
             return .failure(HTTPDecodeError(.badRequest, "malformed header field"))
         }
-        let name = String(decoding: buffer[line.lowerBound..<index], as: UTF8.self)
+        let name = String(decoding: bytes[line.lowerBound..<index], as: UTF8.self)
         index += 1
         var valueStart = index
         var valueEnd = line.upperBound
-        while valueStart < valueEnd, buffer[valueStart] == 0x20 || buffer[valueStart] == 0x09 { valueStart += 1 }
-        while valueEnd > valueStart, buffer[valueEnd - 1] == 0x20 || buffer[valueEnd - 1] == 0x09 { valueEnd -= 1 }
+        while valueStart < valueEnd, bytes[valueStart] == 0x20 || bytes[valueStart] == 0x09 { valueStart += 1 }
+        while valueEnd > valueStart, bytes[valueEnd - 1] == 0x20 || bytes[valueEnd - 1] == 0x09 { valueEnd -= 1 }
         for position in valueStart..<valueEnd {
-            let byte = buffer[position]
+            let byte = bytes[position]
             if byte == 0x0D || byte == 0x00 || (byte < 0x20 && byte != 0x09) || byte == 0x7F {
                 return .failure(HTTPDecodeError(.badRequest, "invalid character in header \(name)"))
             }
         }
-        return .success(HTTPField(name: name, value: String(decoding: buffer[valueStart..<valueEnd], as: UTF8.self)))
+        return .success(HTTPField(name: name, value: String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)))
     }
 
     /// RFC 9112 §6: Transfer-Encoding wins over Content-Length, but a request carrying both is rejected
     /// outright, since the two framings disagreeing is how request smuggling starts.
     private func decideFraming(_ head: inout HTTPRequestHead) -> Result<Void, HTTPDecodeError> {
-        let transferEncodings = head.headers.values(for: "Transfer-Encoding")
-        let contentLengths = head.headers.values(for: "Content-Length")
+        // One pass over the fields; most requests carry neither header, so nothing is allocated for them.
+        var transferEncodings: [String] = []
+        var contentLengths: [String] = []
+        for field in head.headers {
+            switch field.name.utf8.count {
+            case 14 where HTTPHeaders.namesEqual(field.name, "Content-Length"): contentLengths.append(field.value)
+            case 17 where HTTPHeaders.namesEqual(field.name, "Transfer-Encoding"): transferEncodings.append(field.value)
+            default: break
+            }
+        }
         if !transferEncodings.isEmpty {
             guard contentLengths.isEmpty else {
                 return .failure(HTTPDecodeError(.badRequest, "both Content-Length and Transfer-Encoding"))
@@ -443,16 +471,26 @@ package struct HTTPRequestDecoder: Sendable {
     // MARK: - Bytes
 
     /// The common methods without building a string.
-    private static func knownMethod(_ bytes: ArraySlice<UInt8>) -> HTTPMethod? {
+    private static func knownMethod(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> HTTPMethod? {
+        func matches(_ name: StaticString) -> Bool {
+            guard bytes.count == name.utf8CodeUnitCount else { return false }
+            let pointer = name.utf8Start
+            var offset = 0
+            for byte in bytes {
+                guard byte == pointer[offset] else { return false }
+                offset += 1
+            }
+            return true
+        }
         switch bytes.count {
         case 3:
-            if bytes.elementsEqual("GET".utf8) { return .get }
-            if bytes.elementsEqual("PUT".utf8) { return .put }
+            if matches("GET") { return .get }
+            if matches("PUT") { return .put }
         case 4:
-            if bytes.elementsEqual("POST".utf8) { return .post }
-            if bytes.elementsEqual("HEAD".utf8) { return .head }
+            if matches("POST") { return .post }
+            if matches("HEAD") { return .head }
         case 6:
-            if bytes.elementsEqual("DELETE".utf8) { return .delete }
+            if matches("DELETE") { return .delete }
         default:
             break
         }

@@ -9,10 +9,13 @@ package struct HTTPRequestHead: Sendable, Equatable {
     package var contentLength: Int?
     /// Whether the body uses chunked transfer coding.
     package var isChunked: Bool
+    /// UTF-8 length of the path part of `target` (before `?`), found while decoding.
+    private let pathLength: Int
 
     package init(
         method: HTTPMethod,
         target: String,
+        pathLength: Int? = nil,
         version: HTTPVersion = .http1_1,
         headers: HTTPHeaders = HTTPHeaders(),
         contentLength: Int? = nil,
@@ -20,6 +23,7 @@ package struct HTTPRequestHead: Sendable, Equatable {
     ) {
         self.method = method
         self.target = target
+        self.pathLength = pathLength ?? target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target.utf8.distance(from: target.startIndex, to: $0) } ?? target.utf8.count
         self.version = version
         self.headers = headers
         self.contentLength = contentLength
@@ -28,12 +32,13 @@ package struct HTTPRequestHead: Sendable, Equatable {
 
     /// The target before any `?`.
     package var path: Substring {
-        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) { target[..<mark] } else { target[...] }
+        target[..<target.utf8.index(target.startIndex, offsetBy: pathLength)]
     }
 
     /// The target after the first `?`, or an empty string.
     package var query: Substring {
-        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) { target[target.utf8.index(after: mark)...] } else { "" }
+        let end = target.utf8.index(target.startIndex, offsetBy: pathLength)
+        return end == target.endIndex ? "" : target[target.utf8.index(after: end)...]
     }
 
     /// Whether the connection stays open after this exchange (RFC 9112 §9.3).

@@ -24,11 +24,7 @@ package enum HTTPResponseEncoder {
         if head.status == .ok {
             output.append(contentsOf: okStatusLine)
         } else {
-            output.append(contentsOf: "HTTP/1.1 ".utf8)
-            output.append(contentsOf: String(head.status.code).utf8)
-            output.append(0x20)
-            output.append(contentsOf: head.status.reasonPhrase.utf8)
-            output.append(contentsOf: "\r\n".utf8)
+            appendBytes(of: "HTTP/1.1 \(head.status.code) \(head.status.reasonPhrase)\r\n", to: &output)
         }
         for field in head.headers where !isFramingField(field.name) {
             appendField(field.name, field.value, to: &output)
@@ -43,7 +39,8 @@ package enum HTTPResponseEncoder {
         if !keepAlive {
             appendField("Connection", "close", to: &output)
         }
-        output.append(contentsOf: "\r\n".utf8)
+        output.append(0x0D)
+        output.append(0x0A)
         if statusHasBody, !omitBody {
             output.append(contentsOf: body)
         }
@@ -66,16 +63,32 @@ package enum HTTPResponseEncoder {
     }
 
     private static func appendField(_ name: String, _ value: String, to output: inout [UInt8]) {
-        output.append(contentsOf: name.utf8)
-        output.append(contentsOf: ": ".utf8)
-        // A value must not smuggle a line break into the header block.
-        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) {
-            for byte in value.utf8 where byte != 0x0D && byte != 0x0A {
-                output.append(byte)
+        appendBytes(of: name, to: &output)
+        output.append(UInt8(ascii: ":"))
+        output.append(0x20)
+        var value = value
+        value.withUTF8 { bytes in
+            // A value must not smuggle a line break into the header block.
+            var clean = true
+            for byte in bytes where byte == 0x0D || byte == 0x0A {
+                clean = false
+                break
             }
-        } else {
-            output.append(contentsOf: value.utf8)
+            if clean {
+                output.append(contentsOf: bytes)
+            } else {
+                for byte in bytes where byte != 0x0D && byte != 0x0A {
+                    output.append(byte)
+                }
+            }
         }
-        output.append(contentsOf: "\r\n".utf8)
+        output.append(0x0D)
+        output.append(0x0A)
+    }
+
+    /// Copies a string's UTF-8 in one go (iterating `String.UTF8View` byte by byte is several times slower).
+    private static func appendBytes(of string: String, to output: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { output.append(contentsOf: $0) }
     }
 }
