@@ -39,6 +39,24 @@ import Glibc
         )
     }
 
+    /// Starts `bmob serve` on port 0 and returns it with everything it printed up to its listening line.
+    private func startServe(data: String) throws -> (process: Process, output: String) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--port", "0", "--data", data]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = Pipe()
+        try process.run()
+        var text = ""
+        while !text.contains("listening on ") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }  // the process ended
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return (process, text)
+    }
+
     private func temporaryDirectory() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("bmob-cli-\(UUID().uuidString)").path
     }
@@ -99,23 +117,7 @@ import Glibc
     @Test func serveCreatesADevelopmentAppPrintsOneListeningLineAndStopsOnSIGTERM() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--port", "0", "--data", data]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = Pipe()
-        try process.run()
-
-        // Read stdout until the listening line arrives.
-        var text = ""
-        let reader = out.fileHandleForReading
-        let deadline = Date().addingTimeInterval(20)
-        while !text.contains("listening on "), Date() < deadline {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        let (process, text) = try startServe(data: data)
         let lines = text.split(separator: "\n").map(String.init)
         let listening = lines.filter { $0.hasPrefix("listening on ") }
         #expect(listening.count == 1)
@@ -141,19 +143,7 @@ import Glibc
         #expect(await connection.waitForClose())
 
         // A second start reuses the app and prints no keys.
-        let second = Process()
-        second.executableURL = Self.executable
-        second.arguments = ["serve", "--port", "0", "--data", data]
-        let secondOut = Pipe()
-        second.standardOutput = secondOut
-        second.standardError = Pipe()
-        try second.run()
-        var secondText = ""
-        while !secondText.contains("listening on ") {
-            let chunk = secondOut.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            secondText += String(decoding: chunk, as: UTF8.self)
-        }
+        let (second, secondText) = try startServe(data: data)
         kill(second.processIdentifier, SIGINT)
         second.waitUntilExit()
         #expect(!secondText.contains("Application ID"))

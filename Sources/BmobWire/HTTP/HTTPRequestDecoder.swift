@@ -113,22 +113,14 @@ package struct HTTPRequestDecoder: Sendable {
             if remaining > bodyLimit {
                 return fail(.payloadTooLarge, "request body is larger than \(bodyLimit) bytes")
             }
-            let available = buffer.count - start
-            guard available > 0 else { return nil }
-            let count = min(available, remaining)
-            let piece = Array(buffer[start..<start + count])
-            start += count
-            state = remaining == count ? .end : .fixedBody(remaining: remaining - count)
+            guard let piece = takeBodyPiece(upTo: remaining) else { return nil }
+            state = remaining == piece.count ? .end : .fixedBody(remaining: remaining - piece.count)
             return .body(piece)
         case .chunkSize:
             return decodeChunkSize()
         case .chunkData(let remaining):
-            let available = buffer.count - start
-            guard available > 0 else { return nil }
-            let count = min(available, remaining)
-            let piece = Array(buffer[start..<start + count])
-            start += count
-            state = remaining == count ? .chunkDataEnd : .chunkData(remaining: remaining - count)
+            guard let piece = takeBodyPiece(upTo: remaining) else { return nil }
+            state = remaining == piece.count ? .chunkDataEnd : .chunkData(remaining: remaining - piece.count)
             return .body(piece)
         case .chunkDataEnd:
             guard let lineEnd = findLineEnd(from: start, limit: 2) else {
@@ -142,6 +134,14 @@ package struct HTTPRequestDecoder: Sendable {
         case .trailers:
             return decodeTrailers()
         }
+    }
+
+    /// Up to `remaining` buffered body bytes, or `nil` when none are buffered.
+    private mutating func takeBodyPiece(upTo remaining: Int) -> [UInt8]? {
+        let count = min(buffer.count - start, remaining)
+        guard count > 0 else { return nil }
+        defer { start += count }
+        return Array(buffer[start..<start + count])
     }
 
     private mutating func fail(_ status: HTTPStatus, _ reason: String) -> Event {
