@@ -13,6 +13,95 @@ package enum BmobDateFormat {
             + "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
     }
 
+    /// Parses the date forms Bmob clients send into milliseconds since 1970 UTC:
+    /// `YYYY-MM-DD HH:MM:SS` (UTC, Bmob's own form), `YYYY-MM-DDTHH:MM:SS` with optional `.fff` fractions and
+    /// a `Z` or `±HH:MM` zone (JavaScript, PHP's `date("c")`), and `YYYY-MM-DD` (midnight UTC).
+    package static func parse(_ text: String) -> Int64? {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for index in range {
+                let byte = bytes[index]
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            (1...12).contains(month), (1...daysInMonth(year: year, month: month)).contains(day)
+        else { return nil }
+        var hour = 0
+        var minute = 0
+        var second = 0
+        var milliseconds = 0
+        var offsetSeconds = 0
+        var index = 10
+        if index < bytes.count {
+            guard bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "T"),
+                let h = number(index + 1..<index + 3), bytes.count > index + 3, bytes[index + 3] == UInt8(ascii: ":"),
+                let m = number(index + 4..<index + 6)
+            else { return nil }
+            hour = h
+            minute = m
+            index += 6
+            if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
+                guard let s = number(index + 1..<index + 3) else { return nil }
+                second = s
+                index += 3
+            }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                var digits = 0
+                var fraction = 0
+                while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                    if digits < 3 { fraction = fraction * 10 + Int(bytes[index] - UInt8(ascii: "0")) }
+                    digits += 1
+                    index += 1
+                }
+                guard digits > 0 else { return nil }
+                if digits < 3 {
+                    for _ in digits..<3 { fraction *= 10 }
+                }
+                milliseconds = fraction
+            }
+            if index < bytes.count {
+                guard let offset = parseOffset(String(decoding: bytes[index...], as: UTF8.self)) else { return nil }
+                offsetSeconds = offset
+                index = bytes.count
+            }
+            guard hour < 24, minute < 60, second < 61 else { return nil }
+        }
+        let days = daysSince1970(year: year, month: month, day: day)
+        let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
+        return seconds * 1000 + Int64(milliseconds)
+    }
+
+    /// Formats milliseconds since 1970 UTC as Bmob's UTC date text (sub-second part dropped).
+    package static func format(millisecondsSince1970 milliseconds: Int64) -> String {
+        format(secondsSince1970: floorDivide(milliseconds, 1000))
+    }
+
+    private static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a civil date (Howard Hinnant's days-from-civil algorithm).
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = floorDivide(y, 400)
+        let yearOfEra = y - era * 400
+        let shiftedMonth = Int64(month > 2 ? month - 3 : month + 9)
+        let dayOfYear = (153 * shiftedMonth + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
     /// Parses a UTC offset written `+08:00`, `-0530`, `+8`, `Z` or `UTC`, into seconds east of UTC.
     package static func parseOffset(_ text: String) -> Int? {
         let trimmed = text.trimmingSpaces()
