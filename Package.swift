@@ -40,7 +40,7 @@ var targets: [Target] = [
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire"]),
     .testTarget(name: "BmobStoreTests", dependencies: ["BmobStore", "BmobWire", "bmob-crash-writer"]),
-    .testTarget(name: "BmobServerTests", dependencies: ["BmobServer", "BmobTesting", "BmobHTTP", "BmobWire", "bmob"]),
+    .testTarget(name: "BmobServerTests", dependencies: ["BmobServer", "BmobStore", "BmobTesting", "BmobHTTP", "BmobWire", "bmob"]),
 ]
 
 if fuzz {

@@ -63,6 +63,9 @@ package final class Server: Sendable {
         var router = BmobRouter()
         SystemRoutes.register(in: &router)
         TimestampRoutes.register(in: &router)
+        let objects = ObjectService(clock: clock)
+        ObjectRoutes.register(in: &router, objects: objects)
+        BatchRoutes.register(in: &router, objects: objects)
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(

@@ -13,6 +13,9 @@ package struct App: Sendable, Equatable {
     package var secretKey: String
     /// UTC offset for the `datetime` of `/1/timestamp` (Bmob cloud answers in Beijing time, `+08:00`).
     package var timeZone: String
+    /// UTC offset of `createdAt`, `updatedAt` and Date values in responses. Bmob documents these dates as UTC
+    /// and the vendor SDK parses them as UTC, so the default is `+00:00`.
+    package var dateTimeZone: String
     /// When the app was created, seconds since 1970.
     package var createdAt: Int64
 
@@ -23,6 +26,7 @@ package struct App: Sendable, Equatable {
         masterKey: String,
         secretKey: String,
         timeZone: String = "+08:00",
+        dateTimeZone: String = "+00:00",
         createdAt: Int64
     ) {
         self.name = name
@@ -31,12 +35,18 @@ package struct App: Sendable, Equatable {
         self.masterKey = masterKey
         self.secretKey = secretKey
         self.timeZone = timeZone
+        self.dateTimeZone = dateTimeZone
         self.createdAt = createdAt
     }
 
     /// The `timeZone` setting in seconds east of UTC (+8 hours when the setting is unreadable).
     package var timeZoneOffsetSeconds: Int {
         BmobDateFormat.parseOffset(timeZone) ?? 8 * 3600
+    }
+
+    /// The `dateTimeZone` setting in seconds east of UTC (UTC when the setting is unreadable).
+    package var dateOffsetSeconds: Int {
+        BmobDateFormat.parseOffset(dateTimeZone) ?? 0
     }
 
     /// The app as stored in `apps.json` and printed by `bmob apps`.
@@ -48,6 +58,7 @@ package struct App: Sendable, Equatable {
             "masterKey": .string(masterKey),
             "secretKey": .string(secretKey),
             "timeZone": .string(timeZone),
+            "dateTimeZone": .string(dateTimeZone),
             "createdAt": .int(createdAt),
         ]
     }
@@ -67,6 +78,7 @@ package struct App: Sendable, Equatable {
             masterKey: try string("masterKey"),
             secretKey: try string("secretKey"),
             timeZone: json["timeZone"]?.stringValue ?? "+08:00",
+            dateTimeZone: json["dateTimeZone"]?.stringValue ?? "+00:00",
             createdAt: json["createdAt"]?.int64Value ?? 0
         )
     }

@@ -11,6 +11,16 @@ package struct AppContext: Sendable {
     /// The `X-Bmob-Session-Token` header, remembered for user operations.
     package var sessionToken: String?
 
+    /// Who the journal records as the author of writes.
+    package var callerDescription: String {
+        isMaster ? "master" : "rest"
+    }
+
+    /// How objects are rendered for this app.
+    package var renderer: ObjectRenderer {
+        ObjectRenderer(offsetSeconds: app.dateOffsetSeconds)
+    }
+
     package init(runtime: AppRuntime, isMaster: Bool, sessionToken: String?) {
         self.app = runtime.app
         self.store = runtime.store

@@ -1,0 +1,49 @@
+import BmobHTTP
+import BmobStore
+import BmobWire
+
+/// REST `/1/classes/<C>[/<id>]`: create, get, update, delete (find lives in ``QueryRoutes``).
+package enum ObjectRoutes {
+    package static func register(in router: inout BmobRouter, objects: ObjectService) {
+        router.app(.post, "/1/classes/:className") { request, context in
+            let className = request.parameter("className")
+            let object = try await objects.create(className: className, body: try request.jsonObjectBody(), context: context)
+            var response = HTTPResponse.json(
+                ["createdAt": .string(context.renderer.date(object.createdAt)), "objectId": .string(object.objectId)],
+                status: .created
+            )
+            response.headers.add(name: "Location", value: location(request, className: className, objectId: object.objectId))
+            return response
+        }
+        router.app(.get, "/1/classes/:className/:objectId") { request, context in
+            let include = request.http.query("include").map(commaList) ?? []
+            let keys = request.http.query("keys").map(commaList)
+            return .json(
+                try await objects.get(
+                    className: request.parameter("className"), objectId: request.parameter("objectId"),
+                    include: include, keys: keys, context: context))
+        }
+        router.app(.put, "/1/classes/:className/:objectId") { request, context in
+            let object = try await objects.update(
+                className: request.parameter("className"), objectId: request.parameter("objectId"),
+                body: try request.jsonObjectBody(), context: context)
+            return .json(["updatedAt": .string(context.renderer.date(object.updatedAt))])
+        }
+        router.app(.delete, "/1/classes/:className/:objectId") { request, context in
+            try await objects.delete(className: request.parameter("className"), objectId: request.parameter("objectId"), context: context)
+            return .json(["msg": "ok"])
+        }
+    }
+
+    /// `a, b ,c` → `["a", "b", "c"]` (Bmob's JS docs put spaces after commas).
+    package static func commaList(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
+    }
+
+    /// The `Location` of a created object: the request's own host, so it works behind any domain.
+    private static func location(_ request: BmobRequest, className: String, objectId: String) -> String {
+        let host = request.http.headers["Host"] ?? "\(request.server.configuration.host):\(request.server.configuration.port)"
+        let base = request.server.configuration.publicURL ?? "http://\(host)"
+        return "\(base)/1/classes/\(className)/\(objectId)"
+    }
+}

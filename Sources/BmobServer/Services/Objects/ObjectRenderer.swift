@@ -1,0 +1,48 @@
+package import BmobStore
+package import BmobWire
+
+/// Turns stored objects into the JSON clients see: fields plus `objectId`, `createdAt`, `updatedAt` (as
+/// `YYYY-MM-DD HH:MM:SS` in the app's output zone, UTC by default) and `ACL` when set.
+package struct ObjectRenderer: Sendable {
+    /// Seconds east of UTC for dates in responses.
+    package var offsetSeconds: Int
+
+    package init(offsetSeconds: Int = 0) {
+        self.offsetSeconds = offsetSeconds
+    }
+
+    /// A date in responses.
+    package func date(_ milliseconds: Int64) -> String {
+        BmobDateFormat.format(secondsSince1970: Int64((Double(milliseconds) / 1000).rounded(.down)), offsetSeconds: offsetSeconds)
+    }
+
+    /// The object as a client sees it, optionally keeping only `keys` (system fields always stay).
+    package func render(_ object: StoredObject, keys: Set<String>? = nil) -> [String: JSONValue] {
+        var members: [String: JSONValue] = [:]
+        for (name, value) in object.fields where keys?.contains(name) ?? true {
+            members[name] = offsetSeconds == 0 ? value : shiftDates(value)
+        }
+        members["objectId"] = .string(object.objectId)
+        members["createdAt"] = .string(date(object.createdAt))
+        members["updatedAt"] = .string(date(object.updatedAt))
+        if let acl = object.acl, keys?.contains("ACL") ?? true { members["ACL"] = acl }
+        return members
+    }
+
+    /// Date values are stored in UTC; a non-zero output zone rewrites them too, so all dates agree.
+    private func shiftDates(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            if members["__type"]?.stringValue == "Date", let iso = members["iso"]?.stringValue,
+                let milliseconds = BmobDateFormat.parse(iso)
+            {
+                return ["__type": "Date", "iso": .string(date(milliseconds))]
+            }
+            return .object(members.mapValues(shiftDates))
+        case .array(let elements):
+            return .array(elements.map(shiftDates))
+        default:
+            return value
+        }
+    }
+}

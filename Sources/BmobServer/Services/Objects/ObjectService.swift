@@ -1,0 +1,181 @@
+package import BmobStore
+package import BmobWire
+
+/// Creating, reading, updating and deleting objects: the behaviour behind REST `/1/classes`, the native
+/// protocol's `create`/`update`/`delete`/`find` and batch. Front doors only decode and encode.
+package struct ObjectService: Sendable {
+    package let clock: ServerClock
+    package let ids: ObjectIdGenerator
+
+    package init(clock: ServerClock, ids: ObjectIdGenerator = .random) {
+        self.clock = clock
+        self.ids = ids
+    }
+
+    /// Classes that have their own endpoints and rules; `/1/classes` may read them but not write them.
+    package static let managedClasses: Set<String> = ["_User", "_Role", "_Session", "_Installation"]
+
+    /// Checks a class name from a path or body (103 otherwise).
+    package static func validateClassName(_ className: String) throws(BmobAPIError) {
+        guard BmobName.isValidClassName(className) else {
+            throw BmobAPIError(.invalidClassName, "invalid class name: \(className)")
+        }
+    }
+
+    private static func validateWritable(_ className: String) throws(BmobAPIError) {
+        try validateClassName(className)
+        guard !managedClasses.contains(className) else {
+            throw BmobAPIError(.invalidClassName, "class \(className) is managed through its own endpoints")
+        }
+    }
+
+    /// Creates an object from a body of values and operators.
+    ///
+    /// - Returns: the stored object.
+    /// - Throws: ``BmobAPIError`` (103, 105, 106, 107, 111, 117 …).
+    package func create(className: String, body: [String: JSONValue], context: AppContext) async throws -> StoredObject {
+        try Self.validateWritable(className)
+        let now = clock.nowMilliseconds()
+        let ids = self.ids
+        return try await Self.mapStoreErrors {
+            try await context.store.write(caller: context.callerDescription) { transaction in
+                let mutation = try ObjectMutation(body: body, fields: [:], knownSchema: try transaction.schema(className: className))
+                try transaction.recordFields(className: className, fields: mutation.schema)
+                var object = StoredObject(
+                    className: className, objectId: ids.make(), createdAt: now, updatedAt: now,
+                    acl: mutation.acl ?? nil, fields: mutation.fields)
+                // 40-bit ids collide rarely; a fresh one settles it.
+                var attempts = 0
+                while true {
+                    do {
+                        try transaction.insert(object)
+                        break
+                    } catch let error as StoreError where error.code == .duplicate && attempts < 5 {
+                        attempts += 1
+                        object.objectId = ids.make()
+                    }
+                }
+                try Self.applyRelations(mutation, className: className, objectId: object.objectId, transaction: transaction)
+                return object
+            }
+        }
+    }
+
+    /// Applies a body to an existing object.
+    ///
+    /// - Returns: the object after the update.
+    /// - Throws: ``BmobAPIError`` 101 when it does not exist, and the create errors.
+    package func update(className: String, objectId: String, body: [String: JSONValue], context: AppContext) async throws -> StoredObject {
+        try Self.validateWritable(className)
+        let now = clock.nowMilliseconds()
+        return try await Self.mapStoreErrors {
+            try await context.store.write(caller: context.callerDescription) { transaction in
+                guard var object = try transaction.fetch(className: className, objectId: objectId) else {
+                    throw BmobAPIError.objectNotFound(objectId)
+                }
+                let mutation = try ObjectMutation(body: body, fields: object.fields, knownSchema: try transaction.schema(className: className))
+                try transaction.recordFields(className: className, fields: mutation.schema)
+                object.fields = mutation.fields
+                if let acl = mutation.acl { object.acl = acl }
+                object.updatedAt = max(now, object.updatedAt)
+                try transaction.update(object)
+                try Self.applyRelations(mutation, className: className, objectId: objectId, transaction: transaction)
+                return object
+            }
+        }
+    }
+
+    /// Deletes an object.
+    ///
+    /// - Throws: ``BmobAPIError`` 101 when it does not exist.
+    package func delete(className: String, objectId: String, context: AppContext) async throws {
+        try Self.validateWritable(className)
+        try await Self.mapStoreErrors {
+            try await context.store.write(caller: context.callerDescription) { transaction in
+                guard try transaction.fetch(className: className, objectId: objectId) != nil else {
+                    throw BmobAPIError.objectNotFound(objectId)
+                }
+                try transaction.delete(className: className, objectId: objectId)
+            }
+        }
+    }
+
+    /// One object as clients see it, with `include` pointers expanded.
+    ///
+    /// - Throws: ``BmobAPIError`` 101 when it does not exist.
+    package func get(className: String, objectId: String, include: [String], keys: [String]?, context: AppContext) async throws -> JSONValue {
+        try Self.validateClassName(className)
+        let renderer = context.renderer
+        return try await Self.mapStoreErrors {
+            try await context.store.read { transaction in
+                guard let object = try transaction.fetch(className: className, objectId: objectId) else {
+                    throw BmobAPIError.objectNotFound(objectId)
+                }
+                var rendered = renderer.render(object, keys: keys.map { Set($0.map(Self.topLevel)) })
+                try Self.expand(&rendered, include: include, renderer: renderer, transaction: transaction)
+                return .object(rendered)
+            }
+        }
+    }
+
+    private static func topLevel(_ key: String) -> String {
+        key.split(separator: ".", maxSplits: 1).first.map(String.init) ?? key
+    }
+
+    /// Replaces pointer fields named by `include` paths (`post`, `post.author`) with their objects,
+    /// `{"__type":"Object","className":…, …fields}`. Missing targets stay pointers.
+    package static func expand(
+        _ object: inout [String: JSONValue],
+        include: [String],
+        renderer: ObjectRenderer,
+        transaction: any StoreReadTransaction
+    ) throws {
+        for path in include where !path.isEmpty {
+            let segments = path.split(separator: ".").map(String.init)
+            try expand(&object, segments: segments[...], renderer: renderer, transaction: transaction, depth: 0)
+        }
+    }
+
+    private static func expand(
+        _ object: inout [String: JSONValue],
+        segments: ArraySlice<String>,
+        renderer: ObjectRenderer,
+        transaction: any StoreReadTransaction,
+        depth: Int
+    ) throws {
+        guard let field = segments.first, depth < 8, let value = object[field] else { return }
+        var target: [String: JSONValue]
+        if let pointer = PointerValue(json: value) {
+            guard BmobName.isValidClassName(pointer.className),
+                let stored = try transaction.fetch(className: pointer.className, objectId: pointer.objectId)
+            else { return }
+            target = renderer.render(stored)
+            target["__type"] = "Object"
+            target["className"] = .string(pointer.className)
+        } else if case .object(let members) = value, members["__type"]?.stringValue == "Object" {
+            target = members  // expanded by an earlier path with the same prefix
+        } else {
+            return
+        }
+        try expand(&target, segments: segments.dropFirst(), renderer: renderer, transaction: transaction, depth: depth + 1)
+        object[field] = .object(target)
+    }
+
+    private static func applyRelations(_ mutation: ObjectMutation, className: String, objectId: String, transaction: any StoreWriteTransaction) throws {
+        for (key, targets) in mutation.relationsAdded.sorted(by: { $0.key < $1.key }) {
+            try transaction.addRelation(className: className, objectId: objectId, key: key, targets: targets)
+        }
+        for (key, targets) in mutation.relationsRemoved.sorted(by: { $0.key < $1.key }) {
+            try transaction.removeRelation(className: className, objectId: objectId, key: key, targets: targets)
+        }
+    }
+
+    /// Store errors become Bmob errors with their codes; anything else passes through.
+    package static func mapStoreErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as StoreError {
+            throw BmobAPIError(store: error)
+        }
+    }
+}

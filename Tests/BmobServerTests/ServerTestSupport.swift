@@ -1,0 +1,57 @@
+import BmobServer
+import BmobTesting
+import BmobWire
+import Foundation
+
+/// Starts a test server, runs `body`, and always stops the server.
+func withTestServer(
+    clock: ServerClock = .system,
+    configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (TestServer) async throws -> Void
+) async throws {
+    let server = try await TestServer.start(clock: clock, configure: configure)
+    do {
+        try await body(server)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
+}
+
+extension TestServer {
+    /// Sends a JSON request with the app's REST key (or the Master Key) and returns the response.
+    func call(
+        _ method: String,
+        _ target: String,
+        json: JSONValue? = nil,
+        master: Bool = false,
+        headers extra: [(String, String)] = []
+    ) async throws -> RawHTTPResponse {
+        var headers = (master ? masterHeaders : appHeaders) + extra
+        if json != nil { headers.append(("Content-Type", "application/json")) }
+        return try await request(method, target, headers: headers, body: json.map(\.jsonBytes))
+    }
+
+    /// Creates an object and returns its id.
+    func create(_ className: String, _ fields: JSONValue) async throws -> String {
+        let response = try await call("POST", "/1/classes/\(className)", json: fields)
+        guard response.status == 201, let objectId = response.json?["objectId"]?.stringValue else {
+            throw TestFailure("create \(className) failed: \(response.status) \(response.text)")
+        }
+        return objectId
+    }
+}
+
+/// A failed test precondition, with a message.
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Percent-encodes a query parameter value.
+func queryEncoded(_ text: String) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~")
+    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+}
