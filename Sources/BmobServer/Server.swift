@@ -66,6 +66,7 @@ package final class Server: Sendable {
         let objects = ObjectService(clock: clock)
         ObjectRoutes.register(in: &router, objects: objects)
         BatchRoutes.register(in: &router, objects: objects)
+        QueryRoutes.register(in: &router, queries: QueryService())
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(

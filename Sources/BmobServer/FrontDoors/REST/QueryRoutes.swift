@@ -1,0 +1,45 @@
+import BmobHTTP
+import BmobWire
+
+/// REST queries: `GET /1/classes/<C>` with `where`, `order`, `limit`, `skip`, `keys`, `include`, `count` and
+/// the statistics parameters, and BQL through `GET /1/cloudQuery?bql=…&values=[…]`.
+package enum QueryRoutes {
+    package static func register(in router: inout BmobRouter, queries: QueryService) {
+        router.app(.get, "/1/classes/:className") { request, context in
+            let query = try decode(className: request.parameter("className"), request.http.queryItems)
+            return .json(try await queries.find(query, context: context))
+        }
+        router.app(.get, "/1/cloudQuery") { request, context in
+            let statement = try parseBQL(request, now: request.server.clock.nowMilliseconds())
+            return .json(try await queries.find(statement.query, context: context))
+        }
+    }
+
+    private static func decode(className: String, _ parameters: [(name: String, value: String)]) throws(BmobAPIError) -> FindQuery {
+        do {
+            return try FindQueryDecoder.decode(className: className, parameters: parameters)
+        } catch {
+            throw BmobAPIError(query: error)
+        }
+    }
+
+    private static func parseBQL(_ request: BmobRequest, now: Int64) throws(BmobAPIError) -> BQLStatement {
+        guard let bql = request.http.query("bql"), !bql.trimmingSpaces().isEmpty else {
+            throw BmobAPIError(.invalidBQL, "missing bql parameter")
+        }
+        var values: [JSONValue] = []
+        if let text = request.http.query("values"), !text.trimmingSpaces().isEmpty {
+            guard let parsed = try? JSONParser.parse(text), case .array(let list) = parsed else {
+                throw BmobAPIError(.invalidBQL, "values must be a JSON array")
+            }
+            values = list
+        }
+        do {
+            var statement = try BQLParser.parse(bql, values: values, nowMilliseconds: now)
+            if statement.countRequested { statement.query.count = true }
+            return statement
+        } catch {
+            throw BmobAPIError(query: error)
+        }
+    }
+}
