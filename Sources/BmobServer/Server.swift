@@ -67,6 +67,7 @@ package final class Server: Sendable {
         ObjectRoutes.register(in: &router, objects: objects)
         BatchRoutes.register(in: &router, objects: objects)
         QueryRoutes.register(in: &router, queries: QueryService())
+        SchemaRoutes.register(in: &router, schemas: SchemaService())
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(

@@ -1,0 +1,164 @@
+package import BmobStore
+package import BmobWire
+
+/// Class schemas for `/1/schemas` (Master Key only): field types from the registry, declared indexes, and
+/// changes to both.
+///
+/// A schema is `{"className", "fields": {"name": {"type": "String"}, "owner": {"type": "Pointer",
+/// "targetClass": "_User"}}, "indexes": [["score"], ["team", "-score"]]}`; the system fields (`objectId`,
+/// `createdAt`, `updatedAt`, `ACL`) are always listed. `indexes` is this server's extension: each entry is a
+/// list of field paths, and queries filtering or ordering on them use the index.
+package struct SchemaService: Sendable {
+    package init() {}
+
+    /// Field types by the names clients use (`Bool` and `Geo` are the PHP documentation's spellings).
+    package static func fieldType(named name: String) -> BmobFieldType? {
+        switch name {
+        case "Bool": .boolean
+        case "Geo", "GeoPoint": .geoPoint
+        default: BmobFieldType(rawValue: name)
+        }
+    }
+
+    /// Every class's schema.
+    package func all(context: AppContext) async throws -> JSONValue {
+        try await ObjectService.mapStoreErrors {
+            try await context.store.read { transaction in
+                var results: [JSONValue] = []
+                for className in try transaction.classNames() {
+                    results.append(try Self.schema(className, transaction: transaction))
+                }
+                return ["results": .array(results)]
+            }
+        }
+    }
+
+    /// One class's schema.
+    ///
+    /// - Throws: ``BmobAPIError`` 103 for an unknown or invalid class.
+    package func get(className: String, context: AppContext) async throws -> JSONValue {
+        try ObjectService.validateClassName(className)
+        return try await ObjectService.mapStoreErrors {
+            try await context.store.read { transaction in
+                guard try transaction.classNames().contains(className) else {
+                    throw BmobAPIError(.invalidClassName, "class \(className) does not exist")
+                }
+                return try Self.schema(className, transaction: transaction)
+            }
+        }
+    }
+
+    /// Adds fields and indexes (`POST` creates the class, `PUT` changes it); fields marked
+    /// `{"__op":"Delete"}` are refused until field deletion lands.
+    ///
+    /// - Throws: ``BmobAPIError`` 103 (class), 105 (field names), 107 (types), 111 (a field that has another type).
+    package func update(className: String, body: [String: JSONValue], create: Bool, context: AppContext) async throws -> JSONValue {
+        try ObjectService.validateClassName(className)
+        if let named = body["className"]?.stringValue, named != className {
+            throw BmobAPIError(.invalidClassName, "className in the body does not match the path")
+        }
+        let changes = try SchemaChanges(body)
+        return try await ObjectService.mapStoreErrors {
+            try await context.store.write(caller: context.callerDescription) { transaction in
+                let exists = try transaction.classNames().contains(className)
+                if create, exists { throw BmobAPIError(.invalidClassName, "class \(className) already exists") }
+                if !create, !exists { throw BmobAPIError(.invalidClassName, "class \(className) does not exist") }
+                try transaction.recordFields(className: className, fields: changes.fields)
+                if create, changes.fields.isEmpty {
+                    // A class with no fields yet still exists once created.
+                    try transaction.recordFields(className: className, fields: [:])
+                }
+                for index in changes.indexes {
+                    try transaction.createIndex(className: className, paths: index.paths, unique: index.unique)
+                }
+                for paths in changes.droppedIndexes {
+                    try transaction.dropIndex(className: className, paths: paths)
+                }
+                return try Self.schema(className, transaction: transaction)
+            }
+        }
+    }
+
+    /// Drops an empty class and its schema.
+    ///
+    /// - Throws: ``BmobAPIError`` 103 for an unknown class, or one that still holds objects.
+    package func delete(className: String, context: AppContext) async throws {
+        try ObjectService.validateClassName(className)
+        try await ObjectService.mapStoreErrors {
+            try await context.store.write(caller: context.callerDescription) { transaction in
+                guard try transaction.classNames().contains(className) else {
+                    throw BmobAPIError(.invalidClassName, "class \(className) does not exist")
+                }
+                guard try transaction.count(className: className) == 0 else {
+                    throw BmobAPIError(.invalidClassName, "class \(className) is not empty; delete its objects first")
+                }
+                try transaction.dropClass(className: className)
+            }
+        }
+    }
+
+    static func schema(_ className: String, transaction: any StoreReadTransaction) throws -> JSONValue {
+        var fields: [String: JSONValue] = [
+            "objectId": ["type": "String"], "createdAt": ["type": "Date"], "updatedAt": ["type": "Date"],
+            "ACL": ["type": "Object"],
+        ]
+        for (name, schema) in try transaction.schema(className: className) {
+            var entry: [String: JSONValue] = ["type": .string(schema.type.rawValue)]
+            entry["targetClass"] = schema.targetClass.map(JSONValue.string)
+            fields[name] = .object(entry)
+        }
+        let indexes = try transaction.indexes(className: className).map { JSONValue.array($0.map(JSONValue.string)) }
+        return ["className": .string(className), "fields": .object(fields), "indexes": .array(indexes)]
+    }
+}
+
+/// The decoded body of a schema change.
+struct SchemaChanges {
+    struct Index {
+        var paths: [String]
+        var unique: Bool
+    }
+
+    var fields: [String: FieldSchema] = [:]
+    var indexes: [Index] = []
+    var droppedIndexes: [[String]] = []
+
+    init(_ body: [String: JSONValue]) throws(BmobAPIError) {
+        if let declared = body["fields"] {
+            guard case .object(let entries) = declared else { throw BmobAPIError(.invalidJSON, "fields must be an object") }
+            for (name, entry) in entries {
+                if BmobName.systemFields.contains(name) { continue }
+                guard BmobName.isValidFieldName(name) else { throw BmobAPIError(.invalidFieldName, "invalid field name: \(name)") }
+                if entry["__op"]?.stringValue == "Delete" {
+                    throw BmobAPIError(.invalidJSON, "deleting field '\(name)' is not supported yet", status: .notImplemented)
+                }
+                guard let typeName = entry["type"]?.stringValue, let type = SchemaService.fieldType(named: typeName) else {
+                    throw BmobAPIError(.invalidJSON, "field '\(name)' needs a type: String, Number, Boolean, Date, File, GeoPoint, Array, Object, Pointer or Relation")
+                }
+                var schema = FieldSchema(type: type)
+                if type == .pointer || type == .relation {
+                    guard let target = entry["targetClass"]?.stringValue, BmobName.isValidClassName(target) else {
+                        throw BmobAPIError(.missingRelationClass, "field '\(name)' needs a targetClass")
+                    }
+                    schema.targetClass = target
+                }
+                fields[name] = schema
+            }
+        }
+        if let declared = body["indexes"] {
+            guard case .array(let entries) = declared else { throw BmobAPIError(.invalidJSON, "indexes must be an array") }
+            for entry in entries {
+                // Either ["a", "b"] or {"fields": ["a", "b"], "unique": true} or {"fields": […], "__op": "Delete"}.
+                let list = entry.arrayValue ?? entry["fields"]?.arrayValue
+                guard let paths = list?.compactMap(\.stringValue), !paths.isEmpty, paths.count == list?.count else {
+                    throw BmobAPIError(.invalidJSON, "each index is a list of field paths")
+                }
+                if entry["__op"]?.stringValue == "Delete" {
+                    droppedIndexes.append(paths)
+                } else {
+                    indexes.append(Index(paths: paths, unique: entry["unique"]?.boolValue ?? false))
+                }
+            }
+        }
+    }
+}
