@@ -36,6 +36,9 @@ var targets: [Target] = [
         path: "Tests/Support/CrashWriter"
     ),
 
+    // Benchmarks: the raw SQLite reference that `make bench` runs beside the server.
+    .executableTarget(name: "bmob-bench", dependencies: ["CSQLite"], path: "Benchmarks/Sources/bmob-bench"),
+
     .testTarget(name: "BmobWireTests", dependencies: ["BmobWire"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire"]),
