@@ -12,6 +12,7 @@ import Darwin
 /// thread, and every use checks that it runs there (a wrong-thread use is a programmer error and traps).
 /// Connections use SQLite's multi-thread mode (`SQLITE_OPEN_NOMUTEX`): confinement replaces SQLite's mutex.
 /// Statements are prepared once and cached by SQL text; values are always bound, never interpolated.
+/// Every connection carries the query functions of ``SQLiteFunctions`` (`bmob_distance`, `bmob_regexp`).
 final class SQLiteConnection {
     /// Above this many cached statements the cache is emptied; it only fills with per-class statements.
     private static let statementCacheLimit = 256
@@ -33,9 +34,16 @@ final class SQLiteConnection {
             sqlite3_close_v2(opened)
             throw error
         }
-        handle = opened
         sqlite3_extended_result_codes(opened, 1)
         sqlite3_busy_timeout(opened, busyTimeoutMilliseconds)
+        let registered = SQLiteFunctions.register(opened)
+        guard registered == SQLITE_OK else {
+            var error = Self.error(code: registered, handle: opened, sql: nil)
+            error.message = "cannot register the store's SQL functions"
+            sqlite3_close_v2(opened)
+            throw error
+        }
+        handle = opened
     }
 
     deinit {

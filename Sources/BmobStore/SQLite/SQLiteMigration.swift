@@ -18,5 +18,7 @@ package struct SQLiteMigration: Sendable {
     package static let builtin: [SQLiteMigration] = [
         SQLiteMigration(name: "0001-journal", sql: SQLiteJournalRows.createTable),
         SQLiteMigration(name: "0002-schema-registry", sql: SQLiteSchemaRows.createTable),
+        SQLiteMigration(name: "0003-relations", sql: SQLiteRelationRows.createTable),
+        SQLiteMigration(name: "0004-indexes", sql: SQLiteIndexRows.createTable),
     ]
 }

@@ -54,18 +54,30 @@ enum SQLiteObjectRows {
             try connection.run(sql, [.text(object.objectId)] + columns(object))
         } catch {
             // Not `catch … where`: with a typed-throws `do`, Swift 6.3.1 crashes compiling that form.
-            guard error.sqliteCode == .constraintPrimaryKey else { throw error }
-            throw StoreError(.duplicate, "an object with this objectId already exists", underlying: error)
+            if error.sqliteCode == .constraintPrimaryKey {
+                throw StoreError(.duplicate, "an object with this objectId already exists", underlying: error)
+            }
+            throw uniqueIndexError(error)
         }
+    }
+
+    /// A unique index violation becomes ``StoreError/Code/duplicate`` (Bmob 401); other errors pass through.
+    static func uniqueIndexError(_ error: StoreError) -> StoreError {
+        guard error.sqliteCode == .constraintUnique else { return error }
+        return StoreError(.duplicate, "unique index cannot has duplicate value", underlying: error)
     }
 
     /// Replaces the row's columns; returns whether a row matched.
     static func update(_ connection: SQLiteConnection, _ table: SQLiteTableName, _ object: StoredObject) throws
         -> Bool
     {
-        try connection.run(
-            "UPDATE \(table.quoted) SET createdAt = ?, updatedAt = ?, acl = ?, data = ? WHERE objectId = ?",
-            columns(object) + [.text(object.objectId)])
+        do {
+            try connection.run(
+                "UPDATE \(table.quoted) SET createdAt = ?, updatedAt = ?, acl = ?, data = ? WHERE objectId = ?",
+                columns(object) + [.text(object.objectId)])
+        } catch {
+            throw uniqueIndexError(error)
+        }
         return connection.changes > 0
     }
 
@@ -86,6 +98,20 @@ enum SQLiteObjectRows {
             .integer(object.createdAt), .integer(object.updatedAt), SQLiteValue(object.acl?.jsonString),
             .text(JSONValue.object(object.fields).jsonString),
         ]
+    }
+
+    /// The columns a query selects for whole objects, in the order ``decodeSelected(_:className:)`` reads.
+    static let selectedColumns = "objectId, createdAt, updatedAt, acl, data"
+
+    /// Reads a row of ``selectedColumns``.
+    static func decodeSelected(_ row: SQLiteStatement, className: String) throws -> StoredObject {
+        let acl = try parseJSON(row, column: 3)
+        guard let fields = try parseJSON(row, column: 4)?.objectValue else {
+            throw StoreError(.corrupt, "stored object data is not a JSON object")
+        }
+        return StoredObject(
+            className: className, objectId: row.text(0) ?? "", createdAt: row.int64(1), updatedAt: row.int64(2),
+            acl: acl, fields: fields)
     }
 
     /// Reads columns `createdAt, updatedAt, acl, data` (0…3).

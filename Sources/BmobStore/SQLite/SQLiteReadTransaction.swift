@@ -49,6 +49,44 @@ final class SQLiteReadTransaction: StoreReadTransaction {
         return try SQLiteJournalRows.lastSeq(connection)
     }
 
+    func find(_ query: FindQuery) throws -> [StoredObject] {
+        let table = try SQLiteTableName(className: query.className)
+        try checkUsable()
+        return try ifTableExists(table) { try SQLiteQueryRows.find(connection, catalog, query) } ?? []
+    }
+
+    func count(_ query: FindQuery) throws -> Int {
+        let table = try SQLiteTableName(className: query.className)
+        try checkUsable()
+        return try ifTableExists(table) { try SQLiteQueryRows.count(connection, catalog, query) } ?? 0
+    }
+
+    func aggregate(_ query: FindQuery) throws -> [[String: JSONValue]] {
+        let table = try SQLiteTableName(className: query.className)
+        try checkUsable()
+        return try ifTableExists(table) { try SQLiteQueryRows.aggregate(connection, catalog, query) } ?? []
+    }
+
+    func indexes(className: String) throws -> [[String]] {
+        _ = try SQLiteTableName(className: className)
+        try checkUsable()
+        return try SQLiteIndexRows.paths(connection, className: className)
+    }
+
+    func relationTargets(className: String, objectId: String, key: String) throws -> [PointerValue] {
+        _ = try SQLiteTableName(className: className)
+        try StoreError.validateFieldName(key)
+        try checkUsable()
+        return try SQLiteRelationRows.targets(connection, className: className, objectId: objectId, key: key)
+    }
+
+    /// The SQL and plan of a find, for ``SQLiteStore/explain(_:)``.
+    func explain(_ query: FindQuery) throws -> SQLiteQueryPlan {
+        _ = try SQLiteTableName(className: query.className)
+        try checkUsable()
+        return try SQLiteQueryRows.explain(connection, catalog, query)
+    }
+
     /// Journal entries after `seq`, for ``SQLiteStore/journal(after:limit:)``.
     func journal(after seq: Int64, limit: Int) throws -> [JournalEntry] {
         try checkUsable()

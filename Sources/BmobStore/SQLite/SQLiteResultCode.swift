@@ -39,4 +39,6 @@ struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     static let done = Self(rawValue: SQLITE_DONE)
     /// `SQLITE_CONSTRAINT_PRIMARYKEY`, a macro Swift does not import.
     static let constraintPrimaryKey = Self(rawValue: SQLITE_CONSTRAINT | (6 << 8))
+    /// `SQLITE_CONSTRAINT_UNIQUE`: a unique index already holds the value.
+    static let constraintUnique = Self(rawValue: SQLITE_CONSTRAINT | (8 << 8))
 }

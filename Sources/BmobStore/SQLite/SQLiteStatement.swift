@@ -70,6 +70,16 @@ final class SQLiteStatement {
         sqlite3_column_int64(handle, column)
     }
 
+    /// The column as the value SQLite holds: integer, real, text (a blob reads as UTF-8 text) or NULL.
+    func value(_ column: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: .real(sqlite3_column_double(handle, column))
+        case SQLITE_NULL: .null
+        default: .text(text(column) ?? "")
+        }
+    }
+
     /// The column as text, `nil` for NULL.
     func text(_ column: Int32) -> String? {
         withBytes(column) { bytes in String(decoding: bytes, as: UTF8.self) }

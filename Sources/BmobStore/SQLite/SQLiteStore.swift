@@ -1,4 +1,5 @@
 import BmobIO
+package import BmobWire
 
 /// The embedded ``Store``: one SQLite file per app, in WAL mode.
 ///
@@ -6,7 +7,8 @@ import BmobIO
 /// ``write(caller:_:)``); a pool of reader threads, one read-only connection each, serves ``read(_:)``.
 /// No SQLite call runs on the calling task's thread. Each class is a table (`objectId`, `createdAt`,
 /// `updatedAt`, `acl`, `data` as a JSON object); internal tables start with `__`: `__journal`,
-/// `__schema` (the schema registry, cached in memory and updated only after COMMIT) and `__migrations`.
+/// `__schema` (the schema registry, cached in memory and updated only after COMMIT), `__relation` (relation
+/// members), `__index` (declared indexes) and `__migrations`. Queries compile through ``SQLQueryCompiler``.
 ///
 /// Call ``close()`` before dropping the store: it finishes queued writes, checkpoints the WAL and stops
 /// the threads.
@@ -19,6 +21,7 @@ import BmobIO
 /// ### Inspecting
 /// - ``statistics``
 /// - ``appliedMigrations()``
+/// - ``explain(_:)``
 package final class SQLiteStore: Store {
     /// The configuration the store was opened with.
     package let configuration: Configuration
@@ -97,6 +100,14 @@ package final class SQLiteStore: Store {
     /// - Throws: ``StoreError``.
     package func appliedMigrations() async throws -> [String] {
         try await withReader { transaction in try transaction.appliedMigrations() }
+    }
+
+    /// The SQL a find runs and SQLite's plan for it, on a reader: for tests and diagnostics, to prove that
+    /// a query uses a declared index.
+    /// - Throws: ``StoreError`` (``StoreError/Code/notFound`` for a class that does not exist), as
+    ///   ``StoreReadTransaction/find(_:)``.
+    package func explain(_ query: FindQuery) async throws -> SQLiteQueryPlan {
+        try await withReader { transaction in try transaction.explain(query) }
     }
 
     /// The writer's counters so far.

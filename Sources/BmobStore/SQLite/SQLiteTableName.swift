@@ -39,4 +39,13 @@ struct SQLiteTableName: Hashable, Sendable {
     static let schema = SQLiteTableName(trusted: "__schema")
     /// Applied migrations, by name.
     static let migrations = SQLiteTableName(trusted: "__migrations")
+    /// Relation members: one row per (owner object, relation key, target object).
+    static let relation = SQLiteTableName(trusted: "__relation")
+    /// Declared expression indexes: their class, SQLite name, field paths and uniqueness.
+    static let indexes = SQLiteTableName(trusted: "__index")
+
+    /// An index name made by the store (``SQLiteIndexRows``); starts with `__`, so it never names a class.
+    static func index(trusted name: String) -> SQLiteTableName {
+        SQLiteTableName(trusted: name)
+    }
 }

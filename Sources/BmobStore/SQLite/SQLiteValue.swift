@@ -1,12 +1,16 @@
 /// A value bound to a statement parameter. Every value reaches SQLite this way, never inside SQL text.
-enum SQLiteValue: Sendable, Hashable {
+package enum SQLiteValue: Sendable, Hashable {
+    /// SQL NULL.
     case null
+    /// A 64-bit integer (booleans bind as 1 and 0).
     case integer(Int64)
+    /// A double.
     case real(Double)
+    /// UTF-8 text.
     case text(String)
 
     /// `.text` for a string, `.null` for `nil`.
-    init(_ text: String?) {
+    package init(_ text: String?) {
         self = text.map(SQLiteValue.text) ?? .null
     }
 }

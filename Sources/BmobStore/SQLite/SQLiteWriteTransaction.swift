@@ -77,6 +77,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         guard catalog.contains(className),
             let before = try SQLiteObjectRows.delete(connection, table, objectId: objectId)
         else { throw StoreError(.notFound, "object not found") }
+        try SQLiteRelationRows.deleteOwner(connection, className: className, objectId: objectId)
         try journal(className, objectId, .delete, before: before.json, after: nil)
         return before
     }
@@ -114,8 +115,102 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         guard catalog.contains(className) else { throw StoreError(.notFound, "class not found") }
         try SQLiteObjectRows.dropTable(connection, table)
         try SQLiteSchemaRows.deleteClass(connection, className: className)
+        try SQLiteIndexRows.deleteClass(connection, className: className)
+        try SQLiteRelationRows.deleteClass(connection, className: className)
         catalog.classes[className] = nil
         try journal(className, nil, .dropClass, before: nil, after: nil)
+    }
+
+    func find(_ query: FindQuery) throws -> [StoredObject] {
+        _ = try SQLiteTableName(className: query.className)
+        checkActive()
+        return try SQLiteQueryRows.find(connection, catalog, query)
+    }
+
+    func count(_ query: FindQuery) throws -> Int {
+        _ = try SQLiteTableName(className: query.className)
+        checkActive()
+        return try SQLiteQueryRows.count(connection, catalog, query)
+    }
+
+    func aggregate(_ query: FindQuery) throws -> [[String: JSONValue]] {
+        _ = try SQLiteTableName(className: query.className)
+        checkActive()
+        return try SQLiteQueryRows.aggregate(connection, catalog, query)
+    }
+
+    func indexes(className: String) throws -> [[String]] {
+        _ = try SQLiteTableName(className: className)
+        checkActive()
+        return try SQLiteIndexRows.paths(connection, className: className)
+    }
+
+    func relationTargets(className: String, objectId: String, key: String) throws -> [PointerValue] {
+        _ = try SQLiteTableName(className: className)
+        try StoreError.validateFieldName(key)
+        checkActive()
+        return try SQLiteRelationRows.targets(connection, className: className, objectId: objectId, key: key)
+    }
+
+    func createIndex(className: String, paths: [String], unique: Bool) throws {
+        let table = try SQLiteTableName(className: className)
+        let fieldPaths = try Self.indexPaths(paths)
+        checkActive()
+        let name = SQLiteIndexRows.name(className: className, paths: fieldPaths)
+        if let existing = try SQLiteIndexRows.isUnique(connection, name: name) {
+            if existing == unique { return }
+            try connection.execute("DROP INDEX \(name.quoted)")
+            try SQLiteIndexRows.delete(connection, name: name)
+        }
+        try createClassIfNeeded(table)
+        let statement = SQLiteIndexRows.createStatement(
+            name: name, table: table, paths: fieldPaths, schema: catalog.fields(of: className), unique: unique)
+        do {
+            try connection.execute(statement)
+        } catch {
+            guard error.sqliteCode == .constraintUnique else { throw error }
+            throw StoreError(
+                .duplicate, "unique index cannot has duplicate value: existing objects share a value",
+                underlying: error)
+        }
+        try SQLiteIndexRows.insert(connection, name: name, className: className, paths: fieldPaths, unique: unique)
+    }
+
+    func dropIndex(className: String, paths: [String]) throws {
+        _ = try SQLiteTableName(className: className)
+        let fieldPaths = try Self.indexPaths(paths)
+        checkActive()
+        let name = SQLiteIndexRows.name(className: className, paths: fieldPaths)
+        guard try SQLiteIndexRows.isUnique(connection, name: name) != nil else {
+            throw StoreError(.notFound, "index not found")
+        }
+        try connection.execute("DROP INDEX \(name.quoted)")
+        try SQLiteIndexRows.delete(connection, name: name)
+    }
+
+    func addRelation(className: String, objectId: String, key: String, targets: [PointerValue]) throws {
+        try Self.validateRelation(className: className, key: key, targets: targets)
+        checkActive()
+        try SQLiteRelationRows.add(connection, className: className, objectId: objectId, key: key, targets: targets)
+    }
+
+    func removeRelation(className: String, objectId: String, key: String, targets: [PointerValue]) throws {
+        try Self.validateRelation(className: className, key: key, targets: targets)
+        checkActive()
+        try SQLiteRelationRows.remove(connection, className: className, objectId: objectId, key: key, targets: targets)
+    }
+
+    private static func indexPaths(_ paths: [String]) throws -> [SQLFieldPath] {
+        guard !paths.isEmpty else { throw StoreError.invalidQuery("an index needs at least one field") }
+        return try paths.map { path throws(StoreError) in try SQLFieldPath(path) }
+    }
+
+    private static func validateRelation(className: String, key: String, targets: [PointerValue]) throws {
+        _ = try SQLiteTableName(className: className)
+        try StoreError.validateFieldName(key)
+        for target in targets {
+            _ = try SQLiteTableName(className: target.className)
+        }
     }
 
     private func createClassIfNeeded(_ table: SQLiteTableName) throws {

@@ -9,8 +9,8 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
     /// What went wrong, in terms a service can act on.
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case notFound, duplicate, typeMismatch, invalidClassName, invalidFieldName, busy, closed, corrupt,
-                incompatible, io, full, readOnly, `internal`
+            case notFound, duplicate, typeMismatch, invalidClassName, invalidFieldName, invalidQuery, busy, closed,
+                corrupt, incompatible, io, full, readOnly, `internal`
         }
 
         private let base: Base
@@ -31,6 +31,9 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
         package static let invalidClassName = Code(.invalidClassName)
         /// A field name that breaks Bmob's name rules; rejected before it reaches SQL.
         package static let invalidFieldName = Code(.invalidFieldName)
+        /// A query the store cannot run: a malformed `$regex`, an invalid date, an operator that does not fit
+        /// the field, an unknown aggregate name; ``StoreError/message`` says which, safe to show a client.
+        package static let invalidQuery = Code(.invalidQuery)
         /// The database stayed locked by another process past the busy timeout.
         package static let busy = Code(.busy)
         /// The store was closed.
@@ -79,7 +82,7 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
         self.line = line
     }
 
-    /// The Bmob protocol code a front door answers with: 101, 103, 105, 111, 401, 503, or 500 for the rest.
+    /// The Bmob protocol code a front door answers with: 101, 102, 103, 105, 111, 401, 503, or 500 for the rest.
     package var bmobCode: BmobErrorCode {
         switch code {
         case .notFound: .objectNotFound
@@ -87,6 +90,7 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
         case .typeMismatch: .incorrectType
         case .invalidClassName: .invalidClassName
         case .invalidFieldName: .invalidFieldName
+        case .invalidQuery: .invalidQuery
         case .busy, .closed: .unavailable
         default: .internalError
         }
@@ -111,6 +115,11 @@ extension StoreError {
     /// The store was closed before or while the operation was queued.
     static func closed(fileID: String = #fileID, line: Int = #line) -> StoreError {
         StoreError(.closed, "the store is closed", fileID: fileID, line: line)
+    }
+
+    /// A query the store cannot run (Bmob code 102); `message` is safe to show a client.
+    static func invalidQuery(_ message: String, underlying: (any Error & Sendable)? = nil) -> StoreError {
+        StoreError(.invalidQuery, message, underlying: underlying, fileID: nil, line: nil)
     }
 
     /// Checks a field name against Bmob's rules before it can reach SQL.

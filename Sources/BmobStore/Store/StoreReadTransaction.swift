@@ -22,4 +22,34 @@ package protocol StoreReadTransaction {
     /// The `seq` of the newest journal entry, 0 when the journal is empty.
     /// - Throws: ``StoreError``.
     func lastJournalSeq() throws -> Int64
+
+    /// The objects matching the query's condition, in its order (by distance for a `$nearSphere` without
+    /// an order), after `skip`, at most `limit`. Whole objects: `keys` and `include` are the caller's.
+    ///
+    /// Returns `[]` for a class that does not exist.
+    /// - Throws: ``StoreError``: ``StoreError/Code/invalidQuery`` (Bmob 102) for an invalid `$regex`, date or
+    ///   operator, or an aggregate name in `order`; ``StoreError/Code/invalidClassName`` and
+    ///   ``StoreError/Code/invalidFieldName`` for bad names.
+    func find(_ query: FindQuery) throws -> [StoredObject]
+
+    /// How many objects match the query's condition (order, limit and skip do not apply).
+    /// - Throws: ``StoreError``, as ``find(_:)``.
+    func count(_ query: FindQuery) throws -> Int
+
+    /// The rows of the query's ``FindQuery/aggregation``: group-by fields (dates by day, `YYYY-MM-DD`),
+    /// `_count`, and `_sum…`/`_avg…`/`_max…`/`_min…` named by ``Aggregation/resultName(_:_:)``, filtered
+    /// by `having` and sorted by `order` (result names match case-insensitively), then skip and limit.
+    ///
+    /// Returns `[]` for a class that does not exist.
+    /// - Throws: ``StoreError``: ``StoreError/Code/invalidQuery`` when there is no aggregation or it names
+    ///   an unknown result; otherwise as ``find(_:)``.
+    func aggregate(_ query: FindQuery) throws -> [[String: JSONValue]]
+
+    /// The field paths of each index declared on the class, in declaration order.
+    /// - Throws: ``StoreError``.
+    func indexes(className: String) throws -> [[String]]
+
+    /// The objects the relation `key` of an object holds, ordered by objectId.
+    /// - Throws: ``StoreError`` for bad names.
+    func relationTargets(className: String, objectId: String, key: String) throws -> [PointerValue]
 }

@@ -12,7 +12,7 @@ package protocol StoreWriteTransaction: StoreReadTransaction {
     /// - Throws: ``StoreError`` — ``StoreError/Code/notFound`` when there is no such object.
     func update(_ object: StoredObject) throws
 
-    /// Deletes an object and returns it; journals `delete` with `before`.
+    /// Deletes an object and returns it, with the relation rows it owns; journals `delete` with `before`.
     /// - Throws: ``StoreError`` — ``StoreError/Code/notFound`` when there is no such object.
     @discardableResult
     func delete(className: String, objectId: String) throws -> StoredObject
@@ -25,7 +25,30 @@ package protocol StoreWriteTransaction: StoreReadTransaction {
     ///   with another type; ``StoreError/Code/invalidFieldName`` for a bad field name.
     func recordFields(className: String, fields: [String: FieldSchema]) throws
 
-    /// Drops a class: its objects and its registry entries; journals `dropClass`.
+    /// Drops a class: its objects, its registry entries, its indexes and its relation rows (those it owns
+    /// and those pointing at its objects); journals `dropClass`.
     /// - Throws: ``StoreError`` — ``StoreError/Code/notFound`` when the class does not exist.
     func dropClass(className: String) throws
+
+    /// Declares an expression index over the fields' canonical expressions (a Date field's `iso`, a
+    /// Pointer's `objectId`, chosen by the schema recorded now), creating the class if needed. Declaring
+    /// the same index again does nothing; changing only `unique` rebuilds it.
+    /// - Throws: ``StoreError`` — ``StoreError/Code/duplicate`` (Bmob 401) when `unique` and objects
+    ///   already share values; ``StoreError/Code/invalidFieldName`` for a bad path;
+    ///   ``StoreError/Code/invalidQuery`` for an empty path list. With a unique index, inserts and updates
+    ///   that repeat a value throw ``StoreError/Code/duplicate``.
+    func createIndex(className: String, paths: [String], unique: Bool) throws
+
+    /// Drops the index declared with these paths.
+    /// - Throws: ``StoreError`` — ``StoreError/Code/notFound`` when there is no such index.
+    func dropIndex(className: String, paths: [String]) throws
+
+    /// Adds targets to the relation `key` of an object (targets already there stay once). The service
+    /// journals the owner's `update` in the same transaction.
+    /// - Throws: ``StoreError`` for bad class or field names.
+    func addRelation(className: String, objectId: String, key: String, targets: [PointerValue]) throws
+
+    /// Removes targets from the relation `key` of an object; absent targets are ignored.
+    /// - Throws: ``StoreError`` for bad class or field names.
+    func removeRelation(className: String, objectId: String, key: String, targets: [PointerValue]) throws
 }

@@ -1,0 +1,109 @@
+package import BmobWire
+
+/// Turns a ``FindQuery`` into SQLite SQL and bound values, following the storage conventions of the
+/// object service. Pure: it needs the schema registry's fields, not a database.
+///
+/// A class is a table (`objectId`, `createdAt`, `updatedAt` in milliseconds, `acl`, `data` as a JSON object);
+/// a field `f` is `json_extract(data, '$.f')`, spelled once in ``SQLFieldExpression`` and shared with index
+/// creation so that the planner uses declared indexes. Every value is bound; class names pass
+/// ``SQLiteTableName`` and field paths ``SQLFieldPath`` before they reach the text.
+///
+/// Operators, by what the field holds:
+/// - plain values compare as they are (`=`, `<`, `IN`); `$ne` and `$nin` also match a missing field;
+/// - Dates compare the normalised `iso` text; `createdAt`/`updatedAt` compare milliseconds, to the second;
+/// - Pointers compare `objectId` and `className`; other objects their canonical JSON text;
+/// - Array fields (per the schema registry) test elements through `json_each`;
+/// - Relation fields and `$relatedTo` look up `__relation`;
+/// - `$regex` calls `bmob_regexp`, `$nearSphere` `bmob_distance` (and orders by it unless the query orders);
+/// - `$select`, `$dontSelect`, `$inQuery`, `$notInQuery` are sub-selects on the other class's table, and a
+///   class that does not exist matches nothing (everything, for the negations).
+///
+/// ## Topics
+/// ### Statements
+/// - ``find(_:)``
+/// - ``count(_:)``
+/// - ``aggregate(_:)``
+/// - ``whereClause(_:className:)``
+package struct SQLQueryCompiler: Sendable {
+    /// The recorded fields of every class that exists.
+    package var classes: [String: [String: FieldSchema]]
+
+    /// A compiler over the schema registry's classes and fields; a class absent here does not exist.
+    package init(classes: [String: [String: FieldSchema]]) {
+        self.classes = classes
+    }
+
+    /// `SELECT objectId, createdAt, updatedAt, acl, data FROM "<Class>" WHERE … ORDER BY … LIMIT ? OFFSET ?`.
+    ///
+    /// - Returns: `nil` when the class does not exist (the query finds nothing).
+    /// - Throws: ``StoreError``: ``StoreError/Code/invalidClassName``, ``StoreError/Code/invalidFieldName``,
+    ///   ``StoreError/Code/invalidQuery``.
+    package func find(_ query: FindQuery) throws -> SQLFragment? {
+        let table = try SQLiteTableName(className: query.className)
+        guard let fields = classes[query.className] else { return nil }
+        var conditions = SQLConditionCompiler(classes: classes)
+        let whereClause = try conditions.compile(query.condition, className: query.className)
+        var statement = SQLFragment("SELECT \(SQLiteObjectRows.selectedColumns) FROM \(table.quoted)")
+        Self.append(where: whereClause, to: &statement)
+        if !query.order.isEmpty {
+            statement.append(" ORDER BY \(try Self.order(query.order, fields: fields))")
+        } else if let nearest = conditions.nearestOrder {
+            statement.append(" ORDER BY ")
+            statement.append(nearest)
+        }
+        Self.append(limit: query.limit, skip: query.skip, to: &statement)
+        return statement
+    }
+
+    /// `SELECT count(*) FROM "<Class>" WHERE …`; order, limit and skip do not apply.
+    ///
+    /// - Returns: `nil` when the class does not exist (the count is 0).
+    /// - Throws: ``StoreError``, as ``find(_:)``.
+    package func count(_ query: FindQuery) throws -> SQLFragment? {
+        let table = try SQLiteTableName(className: query.className)
+        guard classes[query.className] != nil else { return nil }
+        var conditions = SQLConditionCompiler(classes: classes)
+        let whereClause = try conditions.compile(query.condition, className: query.className)
+        var statement = SQLFragment("SELECT count(*) FROM \(table.quoted)")
+        Self.append(where: whereClause, to: &statement)
+        return statement
+    }
+
+    /// The `WHERE` condition alone, for callers that build their own statement on a class table.
+    ///
+    /// - Throws: ``StoreError``, as ``find(_:)``.
+    package func whereClause(_ condition: QueryCondition?, className: String) throws -> SQLFragment {
+        _ = try SQLiteTableName(className: className)
+        var conditions = SQLConditionCompiler(classes: classes)
+        return try conditions.compile(condition, className: className)
+    }
+
+    /// `ORDER BY` terms for field paths and system columns (`-score` descending); Dates order by their
+    /// `iso` text, exactly the expression an index on the field holds.
+    ///
+    /// - Throws: ``StoreError/Code/invalidQuery`` for an aggregate result name (only aggregate queries have
+    ///   them), ``StoreError/Code/invalidFieldName`` for an invalid path.
+    static func order(_ keys: [OrderKey], fields: [String: FieldSchema]) throws -> String {
+        var terms: [String] = []
+        for key in keys {
+            if key.path.hasPrefix("_") {
+                throw StoreError.invalidQuery("'\(key.path)' can only order an aggregate query")
+            }
+            let path = try SQLFieldPath(key.path)
+            let expression = SQLFieldExpression.comparable(path, schema: path.schema(in: fields))
+            terms.append(key.descending ? "\(expression) DESC" : expression)
+        }
+        return terms.joined(separator: ", ")
+    }
+
+    static func append(where condition: SQLFragment, to statement: inout SQLFragment) {
+        guard !condition.isAlwaysTrue else { return }
+        statement.append(" WHERE ")
+        statement.append(condition)
+    }
+
+    static func append(limit: Int, skip: Int, to statement: inout SQLFragment) {
+        statement.append(" LIMIT ? OFFSET ?")
+        statement.arguments += [.integer(Int64(max(0, limit))), .integer(Int64(max(0, skip)))]
+    }
+}

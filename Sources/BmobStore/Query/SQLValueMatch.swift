@@ -1,0 +1,97 @@
+import BmobWire
+
+/// Comparisons of one ``SQLValueTarget`` with query values, following the storage conventions of
+/// ``SQLQueryValue``. Values are always bound.
+enum SQLValueMatch {
+    /// Equal: `whole = ?`, `iso = ?` for dates, `objectId = ? AND className = ?` for pointers, `IS NULL` for null.
+    static func equals(_ target: SQLValueTarget, _ value: SQLQueryValue) throws(StoreError) -> SQLFragment {
+        switch value {
+        case .null:
+            return SQLFragment("\(target.whole) IS NULL")
+        case .scalar(let scalar):
+            return SQLFragment("\(target.whole) = ?", [scalar])
+        case .document(let text):
+            return SQLFragment("\(target.whole) = ?", [.text(text)])
+        case .date(let iso, _):
+            return SQLFragment("\(try target.member("iso")) = ?", [.text(iso)])
+        case .pointer(let pointer):
+            return SQLFragment(
+                "(\(try target.member("objectId")) = ? AND \(try target.member("className")) = ?)",
+                [.text(pointer.objectId), .text(pointer.className)])
+        }
+    }
+
+    /// Not equal, where a missing field counts as not equal (`IS NOT`).
+    static func notEquals(_ target: SQLValueTarget, _ value: SQLQueryValue) throws(StoreError) -> SQLFragment {
+        switch value {
+        case .null:
+            return SQLFragment("\(target.whole) IS NOT NULL")
+        case .scalar(let scalar):
+            return SQLFragment("\(target.whole) IS NOT ?", [scalar])
+        case .document(let text):
+            return SQLFragment("\(target.whole) IS NOT ?", [.text(text)])
+        case .date(let iso, _):
+            return SQLFragment("\(try target.member("iso")) IS NOT ?", [.text(iso)])
+        case .pointer:
+            return .isNotTrue(try equals(target, value))
+        }
+    }
+
+    /// Equal to one of `values`: one `IN (…)` per kind of value, joined with OR; false for an empty list.
+    static func oneOf(_ target: SQLValueTarget, _ values: [SQLQueryValue]) throws(StoreError) -> SQLFragment {
+        var plain: [SQLiteValue] = []
+        var dates: [SQLiteValue] = []
+        var pointers: [(className: String, objectIds: [SQLiteValue])] = []
+        var includesNull = false
+        for value in values {
+            switch value {
+            case .null: includesNull = true
+            case .scalar(let scalar): plain.append(scalar)
+            case .document(let text): plain.append(.text(text))
+            case .date(let iso, _): dates.append(.text(iso))
+            case .pointer(let pointer):
+                if let index = pointers.firstIndex(where: { $0.className == pointer.className }) {
+                    pointers[index].objectIds.append(.text(pointer.objectId))
+                } else {
+                    pointers.append((pointer.className, [.text(pointer.objectId)]))
+                }
+            }
+        }
+        var parts: [SQLFragment] = []
+        if !plain.isEmpty { parts.append(membership(target.whole, plain)) }
+        if !dates.isEmpty { parts.append(membership(try target.member("iso"), dates)) }
+        for (className, objectIds) in pointers {
+            parts.append(
+                .all([
+                    membership(try target.member("objectId"), objectIds),
+                    SQLFragment("\(try target.member("className")) = ?", [.text(className)]),
+                ]))
+        }
+        if includesNull { parts.append(SQLFragment("\(target.whole) IS NULL")) }
+        return .any(parts)
+    }
+
+    /// `<`, `<=`, `>`, `>=`; dates compare their `iso` text, which orders as time does. Null never matches.
+    static func compare(_ target: SQLValueTarget, _ operation: String, _ value: SQLQueryValue) throws(StoreError)
+        -> SQLFragment
+    {
+        switch value {
+        case .null:
+            return .alwaysFalse
+        case .scalar(let scalar):
+            return SQLFragment("\(target.whole) \(operation) ?", [scalar])
+        case .document(let text):
+            return SQLFragment("\(target.whole) \(operation) ?", [.text(text)])
+        case .date(let iso, _):
+            return SQLFragment("\(try target.member("iso")) \(operation) ?", [.text(iso)])
+        case .pointer:
+            throw StoreError.invalidQuery("pointers cannot be compared with \(operation)")
+        }
+    }
+
+    /// `expression = ?` for one value, `expression IN (?, …)` for several.
+    static func membership(_ expression: String, _ values: [SQLiteValue]) -> SQLFragment {
+        if values.count == 1 { return SQLFragment("\(expression) = ?", values) }
+        return SQLFragment("\(expression) IN (\(SQLFragment.placeholders(values.count)))", values)
+    }
+}
