@@ -83,6 +83,12 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
     }
 
     /// The Bmob protocol code a front door answers with: 101, 102, 103, 105, 111, 401, 503, or 500 for the rest.
+    /// Whether an insert failed because its objectId is taken (rather than a unique index): the caller
+    /// may retry with a fresh id.
+    package var isObjectIdCollision: Bool {
+        code == .duplicate && sqliteCode == .constraintPrimaryKey
+    }
+
     package var bmobCode: BmobErrorCode {
         switch code {
         case .notFound: .objectNotFound
