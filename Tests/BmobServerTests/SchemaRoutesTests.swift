@@ -57,6 +57,22 @@ import Testing
         }
     }
 
+    @Test func deletingAFieldRemovesItFromTheSchemaAndEveryObject() async throws {
+        try await withTestServer { server in
+            let first = try await server.create("Card", ["title": "a", "color": "red"])
+            let second = try await server.create("Card", ["title": "b"])
+            let response = try await server.call("PUT", "/1/schemas/Card", json: ["fields": ["color": ["type": "String", "__op": "Delete"]]], master: true)
+            #expect(response.status == 200)
+            #expect(response.json?["fields"]?["color"] == nil)
+            let card = try await server.call("GET", "/1/classes/Card/\(first)")
+            #expect(card.json?["color"] == nil)
+            #expect(card.json?["title"] == "a")
+            #expect(try await server.call("GET", "/1/classes/Card/\(second)").json?["title"] == "b")
+            // The name is free again, for any type.
+            #expect(try await server.call("PUT", "/1/classes/Card/\(second)", json: ["color": 7]).status == 200)
+        }
+    }
+
     @Test func invalidSchemaBodies() async throws {
         try await withTestServer { server in
             let badType = try await server.call("POST", "/1/schemas/X", json: ["fields": ["a": ["type": "Blob"]]], master: true)

@@ -69,6 +69,11 @@ enum SQLiteRelationRows {
     }
 
     /// Removes every relation the object owns (when it is deleted).
+    /// Removes every member of one relation field of a class.
+    static func deleteKey(_ connection: SQLiteConnection, className: String, key: String) throws {
+        try connection.run("DELETE FROM \(table) WHERE className = ? AND key = ?", [.text(className), .text(key)])
+    }
+
     static func deleteOwner(_ connection: SQLiteConnection, className: String, objectId: String) throws {
         try connection.run(
             "DELETE FROM \(table) WHERE className = ? AND objectId = ?", [.text(className), .text(objectId)])

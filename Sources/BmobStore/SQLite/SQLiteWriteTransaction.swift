@@ -109,6 +109,25 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         catalog.classes[className] = recorded
     }
 
+    func removeField(className: String, field: String) throws {
+        let table = try SQLiteTableName(className: className)
+        checkActive()
+        guard catalog.contains(className) else { throw StoreError(.notFound, "class not found") }
+        try StoreError.validateFieldName(field)
+        let path = "$.\(field)"
+        let holders = try connection.rows(
+            "SELECT objectId FROM \(table.quoted) WHERE json_type(data, ?) IS NOT NULL", [.text(path)]
+        ) { $0.text(0) ?? "" }
+        for objectId in holders {
+            guard var object = try SQLiteObjectRows.fetch(connection, table, objectId: objectId) else { continue }
+            object.fields[field] = nil
+            try update(object)
+        }
+        try SQLiteRelationRows.deleteKey(connection, className: className, key: field)
+        try SQLiteSchemaRows.deleteField(connection, className: className, field: field)
+        catalog.classes[className]?[field] = nil
+    }
+
     func dropClass(className: String) throws {
         let table = try SQLiteTableName(className: className)
         checkActive()

@@ -20,6 +20,10 @@ enum SQLiteSchemaRows {
             [.text(className), .text(field), .text(schema.type.rawValue), SQLiteValue(schema.targetClass)])
     }
 
+    static func deleteField(_ connection: SQLiteConnection, className: String, field: String) throws {
+        try connection.run("DELETE FROM \(table) WHERE className = ? AND fieldName = ?", [.text(className), .text(field)])
+    }
+
     static func deleteClass(_ connection: SQLiteConnection, className: String) throws {
         try connection.run("DELETE FROM \(table) WHERE className = ?", [.text(className)])
     }

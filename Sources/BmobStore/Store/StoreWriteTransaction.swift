@@ -51,4 +51,9 @@ package protocol StoreWriteTransaction: StoreReadTransaction {
     /// Removes targets from the relation `key` of an object; absent targets are ignored.
     /// - Throws: ``StoreError`` for bad class or field names.
     func removeRelation(className: String, objectId: String, key: String, targets: [PointerValue]) throws
+
+    /// Removes a field from a class: from the schema registry, from every object that has it (each change
+    /// journaled as an update), and its relation rows.
+    /// - Throws: ``StoreError`` (``StoreError/Code/notFound`` for an unknown class).
+    func removeField(className: String, field: String) throws
 }

@@ -48,8 +48,8 @@ package struct SchemaService: Sendable {
         }
     }
 
-    /// Adds fields and indexes (`POST` creates the class, `PUT` changes it); fields marked
-    /// `{"__op":"Delete"}` are refused until field deletion lands.
+    /// Adds fields and indexes (`POST` creates the class, `PUT` changes it); a field marked
+    /// `{"__op":"Delete"}` is removed from the schema and from every object.
     ///
     /// - Throws: ``BmobAPIError`` 103 (class), 105 (field names), 107 (types), 111 (a field that has another type).
     package func update(className: String, body: [String: JSONValue], create: Bool, context: AppContext) async throws -> JSONValue {
@@ -63,10 +63,10 @@ package struct SchemaService: Sendable {
                 let exists = try transaction.classNames().contains(className)
                 if create, exists { throw BmobAPIError(.invalidClassName, "class \(className) already exists") }
                 if !create, !exists { throw BmobAPIError(.invalidClassName, "class \(className) does not exist") }
+                // Recording (even no fields) creates the class.
                 try transaction.recordFields(className: className, fields: changes.fields)
-                if create, changes.fields.isEmpty {
-                    // A class with no fields yet still exists once created.
-                    try transaction.recordFields(className: className, fields: [:])
+                for field in changes.removedFields {
+                    try transaction.removeField(className: className, field: field)
                 }
                 for index in changes.indexes {
                     try transaction.createIndex(className: className, paths: index.paths, unique: index.unique)
@@ -120,6 +120,7 @@ struct SchemaChanges {
     }
 
     var fields: [String: FieldSchema] = [:]
+    var removedFields: [String] = []
     var indexes: [Index] = []
     var droppedIndexes: [[String]] = []
 
@@ -130,7 +131,8 @@ struct SchemaChanges {
                 if BmobName.systemFields.contains(name) { continue }
                 guard BmobName.isValidFieldName(name) else { throw BmobAPIError(.invalidFieldName, "invalid field name: \(name)") }
                 if entry["__op"]?.stringValue == "Delete" {
-                    throw BmobAPIError(.invalidJSON, "deleting field '\(name)' is not supported yet", status: .notImplemented)
+                    removedFields.append(name)
+                    continue
                 }
                 guard let typeName = entry["type"]?.stringValue, let type = SchemaService.fieldType(named: typeName) else {
                     throw BmobAPIError(.invalidJSON, "field '\(name)' needs a type: String, Number, Boolean, Date, File, GeoPoint, Array, Object, Pointer or Relation")
