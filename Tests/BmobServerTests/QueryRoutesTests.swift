@@ -89,6 +89,39 @@ import Testing
         }
     }
 
+    @Test func selectDontSelectAndNotInQuery() async throws {
+        try await withTestServer { server in
+            _ = try await seed(server)
+            _ = try await server.create("Team", ["code": "a", "city": "Beijing"])
+            _ = try await server.create("Team", ["code": "c", "city": "Shanghai"])
+            let select: JSONValue = ["team": ["$select": ["query": ["className": "Team", "where": ["city": "Beijing"]], "key": "code"]]]
+            #expect(Set(names(try await find(server, whereParam(select)))) == ["Sean", "Bob"])
+            let dontSelect: JSONValue = ["team": ["$dontSelect": ["query": ["className": "Team", "where": [:]], "key": "code"]]]
+            #expect(Set(names(try await find(server, whereParam(dontSelect)))) == ["Anna", "Dan"])
+            let notIn: JSONValue = ["author": ["$notInQuery": ["where": ["name": "Lu Xun"], "className": "Author"]]]
+            #expect(Set(names(try await find(server, whereParam(notIn)))) == ["Anna", "Cleo"])
+        }
+    }
+
+    @Test func relationsAddRemoveAndRelatedTo() async throws {
+        try await withTestServer { server in
+            let ids = try await seed(server)
+            let postId = try await server.create("Post", ["title": "t"])
+            func pointer(_ name: String) -> JSONValue {
+                ["__type": "Pointer", "className": "GameScore", "objectId": .string(ids[name]!)]
+            }
+            let added = try await server.call("PUT", "/1/classes/Post/\(postId)", json: ["likes": ["__op": "AddRelation", "objects": [pointer("Sean"), pointer("Anna"), pointer("Bob")]]])
+            #expect(added.status == 200, "\(added.text)")
+            _ = try await server.call("PUT", "/1/classes/Post/\(postId)", json: ["likes": ["__op": "RemoveRelation", "objects": [pointer("Bob")]]])
+            let related: JSONValue = ["$relatedTo": ["object": ["__type": "Pointer", "className": "Post", "objectId": .string(postId)], "key": "likes"]]
+            #expect(Set(names(try await find(server, whereParam(related)))) == ["Sean", "Anna"])
+            let post = try await server.call("GET", "/1/classes/Post/\(postId)")
+            #expect(post.json?["likes"] == ["__type": "Relation", "className": "GameScore"])
+            let schema = try await server.call("GET", "/1/schemas/Post", master: true)
+            #expect(schema.json?["fields"]?["likes"] == ["type": "Relation", "targetClass": "GameScore"])
+        }
+    }
+
     @Test func nearSphereOrdersByDistance() async throws {
         try await withTestServer { server in
             _ = try await seed(server)
