@@ -47,7 +47,9 @@ var targets: [Target] = [
 ]
 
 if fuzz {
-    targets.append(.executableTarget(name: "FuzzHTTPParser", dependencies: ["BmobWire"], path: "Fuzz/HTTPParser"))
+    for name in ["HTTPParser", "WhereParser", "BQLParser"] {
+        targets.append(.executableTarget(name: "Fuzz\(name)", dependencies: ["BmobWire"], path: "Fuzz/\(name)", exclude: ["corpus"]))
+    }
 }
 
 let package = Package(
