@@ -15,6 +15,9 @@
 package enum WhereParser {
     /// Deepest nesting of `$and`, `$or` and sub-query `where`s accepted below the top-level object.
     package static let maximumDepth = 32
+
+    /// Most values one `$in`, `$nin` or `$all` may list.
+    package static let maximumListLength = 10_000
     /// Earth's radius for `$maxDistanceInKilometers`.
     package static let earthRadiusKilometers = 6371.0
     /// Earth's radius for `$maxDistanceInMiles`.
@@ -158,6 +161,10 @@ package enum WhereParser {
             case "$in", "$nin", "$all":
                 guard case .array(let elements) = operand else {
                     throw .invalidQuery("\(name) on \(field) expects an array")
+                }
+                // Each element becomes a bound SQL parameter; SQLite allows 32766 per statement.
+                guard elements.count <= Self.maximumListLength else {
+                    throw .invalidQuery("\(name) on \(field) lists more than \(Self.maximumListLength) values")
                 }
                 try checkValue(operand, path: path)
                 switch name {
