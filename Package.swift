@@ -47,7 +47,7 @@ var targets: [Target] = [
 ]
 
 if fuzz {
-    for name in ["HTTPParser", "WhereParser", "BQLParser"] {
+    for name in ["HTTPParser", "WhereParser", "BQLParser", "Regex"] {
         targets.append(.executableTarget(name: "Fuzz\(name)", dependencies: ["BmobWire"], path: "Fuzz/\(name)", exclude: ["corpus"]))
     }
 }
