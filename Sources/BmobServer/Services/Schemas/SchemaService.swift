@@ -1,4 +1,4 @@
-package import BmobStore
+import BmobStore
 package import BmobWire
 
 /// Class schemas for `/1/schemas` (Master Key only): field types from the registry, declared indexes, and
