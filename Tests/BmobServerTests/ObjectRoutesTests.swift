@@ -188,6 +188,25 @@ import Testing
         }
     }
 
+    @Test func includeBracketsSelectFieldsOfNestedObjects() async throws {
+        try await withTestServer { server in
+            let authorId = try await server.create("Author", ["username": "lx", "email": "lx@example.com", "secret": "s"])
+            let postId = try await server.create("Post", [
+                "title": "t", "likes": 3, "author": ["__type": "Pointer", "className": "Author", "objectId": .string(authorId)],
+            ])
+            let commentId = try await server.create("Comment", [
+                "text": "hi", "post": ["__type": "Pointer", "className": "Post", "objectId": .string(postId)],
+            ])
+            let response = try await server.call("GET", "/1/classes/Comment/\(commentId)?include=\(queryEncoded("post[likes].author[username|email]"))")
+            let post = try #require(response.json?["post"])
+            #expect(post["likes"] == 3)
+            #expect(post["title"] == nil)
+            #expect(post["author"]?["username"] == "lx")
+            #expect(post["author"]?["email"] == "lx@example.com")
+            #expect(post["author"]?["secret"] == nil)
+        }
+    }
+
     @Test func writesAreJournaledWithTheirCaller() async throws {
         try await withTestServer { server in
             let objectId = try await server.create("Logged", ["a": 1])

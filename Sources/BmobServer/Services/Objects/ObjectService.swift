@@ -123,7 +123,8 @@ package struct ObjectService: Sendable {
     }
 
     /// Replaces pointer fields named by `include` paths (`post`, `post.author`) with their objects,
-    /// `{"__type":"Object","className":…, …fields}`. Missing targets stay pointers.
+    /// `{"__type":"Object","className":…, …fields}`. A segment may select the fields of its object:
+    /// `post[title|likes].author[username]`. Missing targets stay pointers.
     package static func expand(
         _ object: inout [String: JSONValue],
         include: [String],
@@ -131,25 +132,26 @@ package struct ObjectService: Sendable {
         transaction: any StoreReadTransaction
     ) throws {
         for path in include where !path.isEmpty {
-            let segments = path.split(separator: ".").map(String.init)
-            try expand(&object, segments: segments[...], renderer: renderer, transaction: transaction, depth: 0)
+            try expand(&object, segments: IncludeSegment.parse(path)[...], renderer: renderer, transaction: transaction, depth: 0)
         }
     }
 
     private static func expand(
         _ object: inout [String: JSONValue],
-        segments: ArraySlice<String>,
+        segments: ArraySlice<IncludeSegment>,
         renderer: ObjectRenderer,
         transaction: any StoreReadTransaction,
         depth: Int
     ) throws {
-        guard let field = segments.first, depth < 8, let value = object[field] else { return }
+        guard let segment = segments.first, depth < 8, let value = object[segment.field] else { return }
+        var keys = segment.keys.map(Set.init)
+        if let next = segments.dropFirst().first { keys?.insert(next.field) }
         var target: [String: JSONValue]
         if let pointer = PointerValue(json: value) {
             guard BmobName.isValidClassName(pointer.className),
                 let stored = try transaction.fetch(className: pointer.className, objectId: pointer.objectId)
             else { return }
-            target = renderer.render(stored)
+            target = renderer.render(stored, keys: keys)
             target["__type"] = "Object"
             target["className"] = .string(pointer.className)
         } else if case .object(let members) = value, members["__type"]?.stringValue == "Object" {
@@ -158,7 +160,7 @@ package struct ObjectService: Sendable {
             return
         }
         try expand(&target, segments: segments.dropFirst(), renderer: renderer, transaction: transaction, depth: depth + 1)
-        object[field] = .object(target)
+        object[segment.field] = .object(target)
     }
 
     private static func applyRelations(_ mutation: ObjectMutation, className: String, objectId: String, transaction: any StoreWriteTransaction) throws {
