@@ -302,6 +302,24 @@ import Testing
         #expect(throws: RawHTTPError.self) { try RawHTTPConnection(port: port) }
     }
 
+    @Test func aPortCanBeReusedRightAfterAServerWithClosedConnectionsStops() async throws {
+        var port = 0
+        try await withServer(configure: { $0.idleTimeout = .milliseconds(100) }) { server in
+            port = Int(server.localAddress.port)
+            // Connections the server closes itself leave TIME_WAIT entries on the server's port.
+            for _ in 0..<5 {
+                let connection = try connect(server)
+                try await connection.send("GET /hello HTTP/1.1\r\nConnection: close\r\n\r\n")
+                _ = try await connection.readResponse()
+                _ = await connection.waitForClose()
+            }
+        }
+        let again = try await HTTPServer.start(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port, loopCount: 1), responder: TestResponder())
+        #expect(Int(again.localAddress.port) == port)
+        await again.shutdown()
+    }
+
     @Test func portInUseIsReported() async throws {
         try await withServer { server in
             let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: Int(server.localAddress.port), loopCount: 1)

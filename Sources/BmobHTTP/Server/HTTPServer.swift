@@ -108,6 +108,9 @@ package final class HTTPServer: Sendable {
     private static func probeFreePort(_ address: SocketAddress) throws(IOError) -> SocketAddress {
         let fd = try Posix.socketTCP(family: address.family == .ipv4 ? AF_INET : AF_INET6)
         defer { Posix.close(fd) }
+        // SO_REUSEADDR lets the probe succeed over TIME_WAIT connections of a server that just stopped; it
+        // still fails while anything listens on the port, which is the check we want.
+        try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
         try Posix.bind(fd, to: address)
         var bound = try Posix.localAddress(fd)
         bound.bytes = address.bytes
