@@ -89,6 +89,26 @@ import Testing
         }
     }
 
+    @Test func plainFindsPassStoredDocumentsThroughIntact() async throws {
+        try await withTestServer(clock: .fixed(1_437_531_770_000)) { server in
+            let empty = try await server.create("Doc", [:])
+            let full = try await server.create("Doc", ["a": "quote \" and \\", "ACL": ["*": ["read": true]], "n": [1, 2]])
+            let response = try await server.call("GET", "/1/classes/Doc?order=createdAt,objectId&count=1")
+            #expect(response.status == 200)
+            let results = try #require(response.json?["results"]?.arrayValue)
+            #expect(response.json?["count"] == 2)
+            let byId = Dictionary(uniqueKeysWithValues: results.compactMap { row in row["objectId"]?.stringValue.map { ($0, row) } })
+            #expect(byId[empty] == ["objectId": .string(empty), "createdAt": "2015-07-22 02:22:50", "updatedAt": "2015-07-22 02:22:50"])
+            #expect(byId[full] == [
+                "objectId": .string(full), "createdAt": "2015-07-22 02:22:50", "updatedAt": "2015-07-22 02:22:50",
+                "a": "quote \" and \\", "ACL": ["*": ["read": true]], "n": [1, 2],
+            ])
+            // The same objects through the value path (keys given) agree.
+            let viaKeys = try await server.call("GET", "/1/classes/Doc?order=createdAt,objectId&keys=a,n,ACL")
+            #expect(viaKeys.json?["results"]?.arrayValue?.count == 2)
+        }
+    }
+
     @Test func selectDontSelectAndNotInQuery() async throws {
         try await withTestServer { server in
             _ = try await seed(server)

@@ -22,6 +22,11 @@ package struct HTTPResponse: Sendable {
         return HTTPResponse(status: status, headers: headers, body: value.jsonBytes)
     }
 
+    /// A response whose body is JSON text already encoded.
+    package static func json(bytes: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: bytes)
+    }
+
     /// A plain-text response.
     package static func text(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
         HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Array(text.utf8))

@@ -13,6 +13,15 @@ enum SQLiteQueryRows {
         }
     }
 
+    static func findDocuments(_ connection: SQLiteConnection, _ catalog: SchemaCatalog, _ query: FindQuery) throws
+        -> [StoredDocument]
+    {
+        guard let statement = try SQLQueryCompiler(classes: catalog.classes).find(query) else { return [] }
+        return try connection.rows(statement.sql, statement.arguments) { row in
+            SQLiteObjectRows.decodeSelectedDocument(row)
+        }
+    }
+
     static func count(_ connection: SQLiteConnection, _ catalog: SchemaCatalog, _ query: FindQuery) throws -> Int {
         guard let statement = try SQLQueryCompiler(classes: catalog.classes).count(query) else { return 0 }
         return Int(try connection.firstRow(statement.sql, statement.arguments) { $0.int64(0) } ?? 0)

@@ -114,6 +114,13 @@ enum SQLiteObjectRows {
             acl: acl, fields: fields)
     }
 
+    /// Reads a row of ``selectedColumns`` keeping the JSON columns as text.
+    static func decodeSelectedDocument(_ row: SQLiteStatement) -> StoredDocument {
+        StoredDocument(
+            objectId: row.text(0) ?? "", createdAt: row.int64(1), updatedAt: row.int64(2),
+            acl: row.withBytes(3) { Array($0) }, data: row.withBytes(4) { Array($0) } ?? Array("{}".utf8))
+    }
+
     /// Reads columns `createdAt, updatedAt, acl, data` (0…3).
     private static func decode(_ row: SQLiteStatement, className: String, objectId: String) throws -> StoredObject {
         let acl = try parseJSON(row, column: 2)

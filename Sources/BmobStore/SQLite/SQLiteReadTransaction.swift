@@ -55,6 +55,12 @@ final class SQLiteReadTransaction: StoreReadTransaction {
         return try ifTableExists(table) { try SQLiteQueryRows.find(connection, catalog, query) } ?? []
     }
 
+    func findDocuments(_ query: FindQuery) throws -> [StoredDocument] {
+        let table = try SQLiteTableName(className: query.className)
+        try checkUsable()
+        return try ifTableExists(table) { try SQLiteQueryRows.findDocuments(connection, catalog, query) } ?? []
+    }
+
     func count(_ query: FindQuery) throws -> Int {
         let table = try SQLiteTableName(className: query.className)
         try checkUsable()

@@ -146,6 +146,12 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         return try SQLiteQueryRows.find(connection, catalog, query)
     }
 
+    func findDocuments(_ query: FindQuery) throws -> [StoredDocument] {
+        _ = try SQLiteTableName(className: query.className)
+        checkActive()
+        return try SQLiteQueryRows.findDocuments(connection, catalog, query)
+    }
+
     func count(_ query: FindQuery) throws -> Int {
         _ = try SQLiteTableName(className: query.className)
         checkActive()

@@ -52,4 +52,8 @@ package protocol StoreReadTransaction {
     /// The objects the relation `key` of an object holds, ordered by objectId.
     /// - Throws: ``StoreError`` for bad names.
     func relationTargets(className: String, objectId: String, key: String) throws -> [PointerValue]
+
+    /// Like ``find(_:)``, but each object's fields stay the JSON text the store holds.
+    /// - Throws: ``StoreError``.
+    func findDocuments(_ query: FindQuery) throws -> [StoredDocument]
 }

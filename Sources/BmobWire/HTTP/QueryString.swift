@@ -4,31 +4,49 @@ package enum QueryString {
     /// pairs, `+` is a space, `%XX` is a byte. Malformed escapes are kept literally (some Bmob clients send
     /// unescaped values such as `p@ss%`), and invalid UTF-8 becomes U+FFFD.
     package static func parse(_ query: some StringProtocol) -> [(name: String, value: String)] {
-        var pairs: [(name: String, value: String)] = []
-        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
-            if let equals = part.firstIndex(of: "=") {
-                pairs.append((decode(part[..<equals], plusIsSpace: true), decode(part[part.index(after: equals)...], plusIsSpace: true)))
-            } else {
-                pairs.append((decode(part, plusIsSpace: true), ""))
+        var query = String(query)
+        return query.withUTF8 { bytes in
+            var pairs: [(name: String, value: String)] = []
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                var equals: Int?
+                while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
+                    if equals == nil, bytes[end] == UInt8(ascii: "=") { equals = end }
+                    end += 1
+                }
+                if end > start {
+                    if let equals {
+                        pairs.append((
+                            decode(UnsafeBufferPointer(rebasing: bytes[start..<equals]), plusIsSpace: true),
+                            decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), plusIsSpace: true)
+                        ))
+                    } else {
+                        pairs.append((decode(UnsafeBufferPointer(rebasing: bytes[start..<end]), plusIsSpace: true), ""))
+                    }
+                }
+                start = end + 1
             }
+            return pairs
         }
-        return pairs
     }
 
     /// Percent-decodes `text`; with `plusIsSpace` a `+` becomes a space (form encoding, not paths).
     package static func decode(_ text: some StringProtocol, plusIsSpace: Bool) -> String {
-        let utf8 = Array(text.utf8)
+        var text = String(text)
+        return text.withUTF8 { decode($0, plusIsSpace: plusIsSpace) }
+    }
+
+    private static func decode(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String {
         guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(text)
+            return String(decoding: utf8, as: UTF8.self)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         var index = 0
         while index < utf8.count {
             let byte = utf8[index]
-            if byte == UInt8(ascii: "%"), index + 2 < utf8.count, let high = hex(utf8[index + 1]),
-                let low = hex(utf8[index + 2])
-            {
+            if byte == UInt8(ascii: "%"), index + 2 < utf8.count, let high = hex(utf8[index + 1]), let low = hex(utf8[index + 2]) {
                 bytes.append(high << 4 | low)
                 index += 3
             } else if plusIsSpace, byte == UInt8(ascii: "+") {

@@ -9,15 +9,21 @@ package struct JSONParser {
 
     /// Parses one JSON value; only whitespace may follow it.
     package static func parse(_ bytes: some Collection<UInt8>) throws(JSONParseError) -> JSONValue {
-        let array = Array(bytes)
-        return try array.withUnsafeBufferPointer { buffer throws(JSONParseError) in
-            var parser = JSONParser(buffer)
-            parser.skipWhitespace()
-            let value = try parser.parseValue(depth: 0)
-            parser.skipWhitespace()
-            guard parser.index == buffer.count else { throw parser.error("unexpected data after the JSON value") }
-            return value
+        // Contiguous input (arrays, buffers) is parsed in place; anything else is copied once.
+        if let result = bytes.withContiguousStorageIfAvailable({ buffer in Result { () throws(JSONParseError) in try parse(buffer) } }) {
+            return try result.get()
         }
+        return try Array(bytes).withUnsafeBufferPointer { buffer throws(JSONParseError) in try parse(buffer) }
+    }
+
+    /// Parses one JSON value from raw bytes (a database column, a request body) without copying them.
+    package static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(buffer)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.error("unexpected data after the JSON value") }
+        return value
     }
 
     /// Parses the UTF-8 bytes of `text`.

@@ -65,18 +65,31 @@ extension JSONValue {
 
     private static func appendString(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x00..<0x20:
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
-            default: bytes.append(byte)
+        var value = value
+        value.withUTF8 { utf8 in
+            // Copy runs that need no escaping in one go; most strings are a single run.
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if runStart < index {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                }
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+                case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                default:
+                    bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
+                    bytes.append(hexDigits[Int(byte >> 4)])
+                    bytes.append(hexDigits[Int(byte & 0x0F)])
+                }
+            }
+            if runStart < utf8.count {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
             }
         }
         bytes.append(UInt8(ascii: "\""))

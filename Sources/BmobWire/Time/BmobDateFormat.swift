@@ -9,8 +9,32 @@ package enum BmobDateFormat {
         let days = floorDivide(local, 86_400)
         let secondOfDay = Int(local - days * 86_400)
         let (year, month, day) = civilDate(daysSince1970: days)
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) "
-            + "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        guard (0...9999).contains(year) else {
+            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2)) "
+                + "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        }
+        // Every response carries several dates: write the 19 bytes directly rather than through interpolation.
+        return String(unsafeUninitializedCapacity: 19) { buffer in
+            func put(_ value: Int, _ width: Int, at offset: Int) {
+                var value = value
+                for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            buffer[10] = UInt8(ascii: " ")
+            put(secondOfDay / 3600, 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(secondOfDay / 60 % 60, 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(secondOfDay % 60, 2, at: 17)
+            return 19
+        }
     }
 
     /// Parses the date forms Bmob clients send into milliseconds since 1970 UTC:

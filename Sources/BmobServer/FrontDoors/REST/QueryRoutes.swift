@@ -7,11 +7,11 @@ package enum QueryRoutes {
     package static func register(in router: inout BmobRouter, queries: QueryService) {
         router.app(.get, "/1/classes/:className") { request, context in
             let query = try decode(className: request.parameter("className"), request.http.queryItems)
-            return .json(try await queries.find(query, context: context))
+            return .json(bytes: try await queries.find(query, context: context))
         }
         router.app(.get, "/1/cloudQuery") { request, context in
             let statement = try parseBQL(request, now: request.server.clock.nowMilliseconds())
-            return .json(try await queries.find(statement.query, context: context))
+            return .json(bytes: try await queries.find(statement.query, context: context))
         }
     }
 

@@ -18,9 +18,17 @@ package struct ObjectRenderer: Sendable {
 
     /// The object as a client sees it, optionally keeping only `keys` (system fields always stay).
     package func render(_ object: StoredObject, keys: Set<String>? = nil) -> [String: JSONValue] {
-        var members: [String: JSONValue] = [:]
-        for (name, value) in object.fields where keys?.contains(name) ?? true {
-            members[name] = offsetSeconds == 0 ? value : shiftDates(value)
+        var members: [String: JSONValue]
+        if keys == nil, offsetSeconds == 0 {
+            // The common case: the stored fields as they are, with room for the system fields.
+            members = object.fields
+            members.reserveCapacity(object.fields.count + 4)
+        } else {
+            members = [:]
+            members.reserveCapacity(object.fields.count + 4)
+            for (name, value) in object.fields where keys?.contains(name) ?? true {
+                members[name] = offsetSeconds == 0 ? value : shiftDates(value)
+            }
         }
         members["objectId"] = .string(object.objectId)
         members["createdAt"] = .string(date(object.createdAt))

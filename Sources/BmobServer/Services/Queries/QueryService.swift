@@ -1,4 +1,4 @@
-import BmobStore
+package import BmobStore
 package import BmobWire
 
 /// Finding, counting and aggregating objects: the behaviour behind REST `GET /1/classes/<C>`, `/1/cloudQuery`
@@ -6,14 +6,66 @@ package import BmobWire
 package struct QueryService: Sendable {
     package init() {}
 
-    /// Runs a find and answers `{"results":[…]}`, plus `"count"` when asked; statistics queries answer their
-    /// rows as results.
+    /// Runs a find and answers the JSON text of `{"results":[…]}`, plus `"count"` when asked; statistics
+    /// queries answer their rows as results.
+    ///
+    /// Plain finds (no `keys`, no `include`, dates in UTC) pass each object's stored JSON through without
+    /// parsing it; the others build the objects as values.
     ///
     /// - Throws: ``BmobAPIError`` (102 bad query values, 103 class names).
-    package func find(_ query: FindQuery, context: AppContext) async throws -> JSONValue {
+    package func find(_ query: FindQuery, context: AppContext) async throws -> [UInt8] {
         try ObjectService.validateClassName(query.className)
         let renderer = context.renderer
-        return try await ObjectService.mapStoreErrors {
+        if query.aggregation == nil, query.keys == nil, query.include.isEmpty, renderer.offsetSeconds == 0 {
+            return try await ObjectService.mapStoreErrors {
+                try await context.store.read { transaction in
+                    let documents = query.limit > 0 ? try transaction.findDocuments(query) : []
+                    let count = query.count ? try transaction.count(query) : nil
+                    return Self.encode(documents, count: count, renderer: renderer)
+                }
+            }
+        }
+        return try await findValues(query, renderer: renderer, context: context).jsonBytes
+    }
+
+    /// Splices stored documents into `{"results":[…],"count":n}`: each object's field text, then its system
+    /// fields.
+    static func encode(_ documents: [StoredDocument], count: Int?, renderer: ObjectRenderer) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(32 + documents.reduce(0) { $0 + $1.data.count + ($1.acl?.count ?? 0) + 110 })
+        output.append(contentsOf: #"{"results":["#.utf8)
+        for (position, document) in documents.enumerated() {
+            if position > 0 { output.append(UInt8(ascii: ",")) }
+            let data = document.data
+            if data.count >= 2, data.first == UInt8(ascii: "{"), data.last == UInt8(ascii: "}") {
+                output.append(contentsOf: data[..<(data.count - 1)])
+                if data.count > 2 { output.append(UInt8(ascii: ",")) }
+            } else {
+                output.append(UInt8(ascii: "{"))
+            }
+            output.append(contentsOf: #""createdAt":"#.utf8)
+            JSONValue.string(renderer.date(document.createdAt)).appendJSON(to: &output)
+            output.append(contentsOf: #","objectId":"#.utf8)
+            JSONValue.string(document.objectId).appendJSON(to: &output)
+            output.append(contentsOf: #","updatedAt":"#.utf8)
+            JSONValue.string(renderer.date(document.updatedAt)).appendJSON(to: &output)
+            if let acl = document.acl {
+                output.append(contentsOf: #","ACL":"#.utf8)
+                output.append(contentsOf: acl)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+        output.append(UInt8(ascii: "]"))
+        if let count {
+            output.append(contentsOf: #","count":"#.utf8)
+            output.append(contentsOf: String(count).utf8)
+        }
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
+    private func findValues(_ query: FindQuery, renderer: ObjectRenderer, context: AppContext) async throws -> JSONValue {
+        try await ObjectService.mapStoreErrors {
             try await context.store.read { transaction in
                 if query.aggregation != nil {
                     return ["results": .array(try transaction.aggregate(query).map(JSONValue.object))]
