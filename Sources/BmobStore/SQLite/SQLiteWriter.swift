@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import BmobIO
 
 /// The single writer: a thread that owns the read-write connection and commits queued writes in groups.
@@ -100,6 +105,9 @@ final class SQLiteWriter: @unchecked Sendable {
     /// The writer thread's loop over the queue; returns when the queue is empty or the store closed.
     private func drain() {
         while true {
+            // Give the threads producing writes a moment to queue more before this group starts: on a busy
+            // core, waking the writer preempts them after one job, and each group costs a commit.
+            sched_yield()
             let step: Step = lock.withLock {
                 if !pending.isEmpty {
                     let count = min(pending.count, max(1, configuration.maximumGroupSize))

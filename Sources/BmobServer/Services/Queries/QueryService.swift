@@ -1,4 +1,4 @@
-package import BmobStore
+import BmobStore
 package import BmobWire
 
 /// Finding, counting and aggregating objects: the behaviour behind REST `GET /1/classes/<C>`, `/1/cloudQuery`
