@@ -20,7 +20,6 @@ import random
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,9 +29,10 @@ import time
 import urllib.parse
 from concurrent.futures import ThreadPoolExecutor
 
+from bench_common import cpu_seconds, free_port, replace_section, wait_for
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LUA = os.path.join(ROOT, "Benchmarks", "data_api.lua")
-TICKS = os.sysconf("SC_CLK_TCK")
 POCKETBASE_VERSION = "0.40.6"
 
 APP_ID, REST_KEY, MASTER_KEY = "benchapp", "benchkey", "benchmaster"
@@ -41,29 +41,10 @@ SCORE_RANGE = 100_000
 WORKLOADS = ("create", "get", "query")
 
 
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as handle:
-        fields = handle.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime of every thread
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
-def wait_for(port, process, timeout=60):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited with {process.returncode} before listening on {port}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on {port}")
 
 
 class Client:
@@ -262,9 +243,9 @@ def wrk(server, requests_file, seconds, connections, capture=None):
 
 
 def measure(server, workload, requests_file, args, failures):
-    before = cpu_seconds(server.process.pid)
+    before = cpu_seconds([server.process.pid])
     result = wrk(server, requests_file, args.seconds, args.connections)
-    used = cpu_seconds(server.process.pid) - before
+    used = cpu_seconds([server.process.pid]) - before
     requests = max(1, result["requests"])
     row = {"rps": result["requests"] * 1e6 / result["duration_us"], "cpu_us": used * 1e6 / requests,
            "p50_us": result["p50_us"], "p99_us": result["p99_us"], "p999_us": result["p999_us"],
@@ -391,21 +372,7 @@ rate is bounded by more than CPU (WAL checkpoints wait for the disk), hence its 
 {verdict}
 {failure_text}<!-- bench:data:end -->
 """
-    text = ""
-    if os.path.exists(path):
-        with open(path) as handle:
-            text = handle.read()
-    if not text:
-        text = "# Benchmarks\n\nProduced by `make bench`; every figure is measured side by side with its reference in the same run.\n\n"
-    pattern = re.compile(r"<!-- bench:data:start -->.*?<!-- bench:data:end -->\n", re.S)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: section, text)
-    elif "<!-- bench:health:end -->\n" in text:
-        text = text.replace("<!-- bench:health:end -->\n", "<!-- bench:health:end -->\n\n" + section, 1)
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    with open(path, "w") as handle:
-        handle.write(text)
+    replace_section(path, "data", section, after="health")
 
 
 # --- main ------------------------------------------------------------------------------------------------

@@ -11,40 +11,20 @@ import os
 import re
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-TICKS = os.sysconf("SC_CLK_TCK")
+from bench_common import cpu_seconds, free_port, replace_section, wait_for
 
 
-def cpu_seconds(pids):
-    total = 0
-    for pid in pids:
-        with open(f"/proc/{pid}/stat") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()
-        total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / TICKS
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
-def wait_for(port, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.05)
-    raise RuntimeError(f"nothing listens on {port}")
+
 
 
 def wrk(url, seconds, connections):
@@ -121,16 +101,7 @@ pinned to CPU 1; each server pinned to CPU 0 with one event loop / one nginx wor
 **Ratio: bmob uses {ratio:.2f}× nginx's CPU per request** (target ≤ 1.3×).
 <!-- bench:health:end -->
 """
-    text = ""
-    if os.path.exists(path):
-        with open(path) as handle:
-            text = handle.read()
-    if not text:
-        text = "# Benchmarks\n\nProduced by `make bench`; every figure is measured side by side with its reference in the same run.\n\n"
-    pattern = re.compile(r"<!-- bench:health:start -->.*?<!-- bench:health:end -->\n", re.S)
-    text = pattern.sub(section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
-    with open(path, "w") as handle:
-        handle.write(text)
+    replace_section(path, "health", section)
 
 
 def main():
