@@ -30,14 +30,30 @@ enum SQLiteJournalRows {
         caller: String?,
         time: Int64
     ) throws {
+        try append(
+            connection, className: className, objectId: objectId, op: op, beforeText: before?.jsonString,
+            afterText: after?.jsonString, caller: caller, time: time)
+    }
+
+    /// Appends one row whose documents are already JSON text.
+    static func append(
+        _ connection: SQLiteConnection,
+        className: String,
+        objectId: String?,
+        op: JournalOperation,
+        beforeText: String?,
+        afterText: String?,
+        caller: String?,
+        time: Int64
+    ) throws {
         try connection.run(
             """
             INSERT INTO \(table) (className, objectId, op, "before", "after", caller, time)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .text(className), SQLiteValue(objectId), .text(op.rawValue), SQLiteValue(before?.jsonString),
-                SQLiteValue(after?.jsonString), SQLiteValue(caller), .integer(time),
+                .text(className), SQLiteValue(objectId), .text(op.rawValue), SQLiteValue(beforeText),
+                SQLiteValue(afterText), SQLiteValue(caller), .integer(time),
             ])
     }
 

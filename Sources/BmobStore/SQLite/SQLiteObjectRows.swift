@@ -48,10 +48,16 @@ enum SQLiteObjectRows {
         Int(try connection.firstRow("SELECT count(*) FROM \(table.quoted)") { $0.int64(0) } ?? 0)
     }
 
-    static func insert(_ connection: SQLiteConnection, _ table: SQLiteTableName, _ object: StoredObject) throws {
+    /// Inserts a row; `dataText` is the fields' JSON text when the caller already encoded it.
+    static func insert(
+        _ connection: SQLiteConnection,
+        _ table: SQLiteTableName,
+        _ object: StoredObject,
+        dataText: String? = nil
+    ) throws {
         let sql = "INSERT INTO \(table.quoted) (objectId, createdAt, updatedAt, acl, data) VALUES (?, ?, ?, ?, ?)"
         do {
-            try connection.run(sql, [.text(object.objectId)] + columns(object))
+            try connection.run(sql, [.text(object.objectId)] + columns(object, dataText: dataText))
         } catch {
             // Not `catch … where`: with a typed-throws `do`, Swift 6.3.1 crashes compiling that form.
             if error.sqliteCode == .constraintPrimaryKey {
@@ -93,10 +99,10 @@ enum SQLiteObjectRows {
         }
     }
 
-    private static func columns(_ object: StoredObject) -> [SQLiteValue] {
+    private static func columns(_ object: StoredObject, dataText: String? = nil) -> [SQLiteValue] {
         [
             .integer(object.createdAt), .integer(object.updatedAt), SQLiteValue(object.acl?.jsonString),
-            .text(JSONValue.object(object.fields).jsonString),
+            .text(dataText ?? JSONValue.object(object.fields).jsonString),
         ]
     }
 

@@ -56,8 +56,12 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         let table = try SQLiteTableName(className: object.className)
         checkActive()
         try createClassIfNeeded(table)
-        try SQLiteObjectRows.insert(connection, table, object)
-        try journal(object.className, object.objectId, .create, before: nil, after: object.json)
+        // Encode the fields once: the data column and the journal's `after` share the text.
+        let fieldsText = JSONValue.object(object.fields).jsonString
+        try SQLiteObjectRows.insert(connection, table, object, dataText: fieldsText)
+        try SQLiteJournalRows.append(
+            connection, className: object.className, objectId: object.objectId, op: .create, beforeText: nil,
+            afterText: object.jsonText(fieldsText: fieldsText), caller: caller, time: time)
     }
 
     func update(_ object: StoredObject) throws {

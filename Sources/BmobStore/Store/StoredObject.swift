@@ -44,6 +44,20 @@ package struct StoredObject: Sendable, Equatable {
         return .object(members)
     }
 
+    /// The text of ``json``, built around `fieldsText` (the JSON text of ``fields``, already encoded for the
+    /// data column) so an insert encodes the fields once. Key order differs from ``json``'s encoding, which
+    /// JSON readers ignore.
+    package func jsonText(fieldsText: String) -> String {
+        var text = fieldsText
+        guard text.utf8.count >= 2, text.utf8.last == UInt8(ascii: "}") else { return json.jsonString }
+        text.removeLast()
+        if text.utf8.count > 1 { text += "," }
+        if let acl { text += "\"ACL\":" + acl.jsonString + "," }
+        text += "\"createdAt\":\(createdAt),\"objectId\":" + JSONValue.string(objectId).jsonString
+        text += ",\"updatedAt\":\(updatedAt)}"
+        return text
+    }
+
     /// Reads back a document made by ``json`` (a journal `before`/`after`), for revert and restore.
     ///
     /// - Returns: `nil` when `json` is not an object with a string `objectId` and integer dates.

@@ -31,17 +31,17 @@ package struct ObjectMutation {
             default:
                 break
             }
+            // Most keys are plain field names; only dotted ones are split into a path.
+            guard key.utf8.contains(UInt8(ascii: ".")) else {
+                guard BmobName.isValidFieldName(key) else { throw BmobAPIError(.invalidFieldName, "invalid field name: \(key)") }
+                try apply(try UpdateOperation(value, field: key), to: key, knownSchema: knownSchema)
+                continue
+            }
             let path = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-            let top = path[0]
-            guard BmobName.isValidFieldName(top), path.dropFirst().allSatisfy({ !$0.isEmpty && !$0.hasPrefix("$") }) else {
+            guard BmobName.isValidFieldName(path[0]), path.dropFirst().allSatisfy({ !$0.isEmpty && !$0.hasPrefix("$") }) else {
                 throw BmobAPIError(.invalidFieldName, "invalid field name: \(key)")
             }
-            let operation = try UpdateOperation(value, field: key)
-            if path.count == 1 {
-                try apply(operation, to: top, knownSchema: knownSchema)
-            } else {
-                try apply(operation, at: path, knownSchema: knownSchema)
-            }
+            try apply(try UpdateOperation(value, field: key), at: path, knownSchema: knownSchema)
         }
     }
 
