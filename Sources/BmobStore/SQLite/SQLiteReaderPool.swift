@@ -75,6 +75,7 @@ final class SQLiteReaderPool: @unchecked Sendable {
         let connection = try SQLiteConnection(
             path: configuration.path, readOnly: true,
             busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds))
+        try connection.execute("PRAGMA cache_size = -\(configuration.cacheSizeKibibytes)")
         slot.connection = connection
         return connection
     }

@@ -50,6 +50,7 @@ final class SQLiteWriter: @unchecked Sendable {
                 throw StoreError(.io, "the database cannot use write-ahead logging")
             }
             try connection.execute("PRAGMA synchronous = \(self.configuration.synchronous.pragmaValue)")
+            try connection.execute("PRAGMA cache_size = -\(self.configuration.cacheSizeKibibytes)")
             try SQLiteMigrator.migrate(connection, migrations, now: self.configuration.clock())
             self.catalog = try SQLiteSchemaRows.loadCatalog(connection)
             self.registry.publish(self.catalog)

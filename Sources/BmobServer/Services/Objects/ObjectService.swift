@@ -7,7 +7,7 @@ package struct ObjectService: Sendable {
     package let clock: ServerClock
     package let ids: ObjectIdGenerator
 
-    package init(clock: ServerClock, ids: ObjectIdGenerator = .random) {
+    package init(clock: ServerClock, ids: ObjectIdGenerator = .ascending) {
         self.clock = clock
         self.ids = ids
     }
