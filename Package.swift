@@ -8,6 +8,9 @@ let strict = ProcessInfo.processInfo.environment["BMOB_STRICT"] == "1"
 /// `BMOB_FUZZ=1` (set by `make fuzz`) adds the libFuzzer executables, which only link with `-sanitize=fuzzer`.
 let fuzz = ProcessInfo.processInfo.environment["BMOB_FUZZ"] == "1"
 
+/// Platforms without CommonCrypto, where BmobCrypto links OpenSSL.
+let nonApple: [Platform] = [.linux, .android, .windows, .openbsd, .wasi]
+
 var targets: [Target] = [
     // System libraries: a module map and one shim header each.
     .systemLibrary(name: "CSystemShims", path: "Sources/CSystemShims"),
@@ -17,9 +20,22 @@ var targets: [Target] = [
         pkgConfig: "sqlite3",
         providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
+    .systemLibrary(
+        name: "COpenSSL",
+        path: "Sources/COpenSSL",
+        pkgConfig: "openssl",
+        providers: [.apt(["libssl-dev"]), .brew(["openssl"])]
+    ),
 
     // Shared by SDK and server: pure codecs and values, no sockets, no threads.
-    .target(name: "BmobWire"),
+    // BmobCrypto uses CommonCrypto on Apple platforms and OpenSSL everywhere else.
+    .target(name: "BmobCrypto", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: nonApple))]),
+    .target(name: "BmobWire", dependencies: ["BmobCrypto"]),
+
+    // SDK: Foundation only, plus BmobWire and BmobCrypto.
+    .target(name: "BmobCore", dependencies: ["BmobWire", "BmobCrypto"]),
+    .target(name: "BmobData", dependencies: ["BmobCore", "BmobWire"]),
+    .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData"]),
 
     // Server.
     .target(name: "BmobIO", dependencies: ["CSystemShims"]),
@@ -39,7 +55,10 @@ var targets: [Target] = [
     // Benchmarks: the raw SQLite reference that `make bench` runs beside the server.
     .executableTarget(name: "bmob-bench", dependencies: ["CSQLite"], path: "Benchmarks/Sources/bmob-bench"),
 
-    .testTarget(name: "BmobWireTests", dependencies: ["BmobWire"]),
+    .testTarget(name: "BmobCryptoTests", dependencies: ["BmobCrypto"]),
+    .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto"]),
+    .testTarget(name: "BmobCoreTests", dependencies: ["BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobTesting", "BmobWire", "BmobStore"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire"]),
     .testTarget(name: "BmobStoreTests", dependencies: ["BmobStore", "BmobWire", "bmob-crash-writer"]),
@@ -47,7 +66,7 @@ var targets: [Target] = [
 ]
 
 if fuzz {
-    for name in ["HTTPParser", "WhereParser", "BQLParser", "Regex"] {
+    for name in ["HTTPParser", "WhereParser", "BQLParser", "Regex", "NativeEnvelope"] {
         targets.append(.executableTarget(name: "Fuzz\(name)", dependencies: ["BmobWire"], path: "Fuzz/\(name)", exclude: ["corpus"]))
     }
 }
@@ -56,6 +75,9 @@ let package = Package(
     name: "BmobSwiftSDK",
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
+        .library(name: "BmobSDK", targets: ["BmobSDK"]),
+        .library(name: "BmobCore", targets: ["BmobCore"]),
+        .library(name: "BmobData", targets: ["BmobData"]),
         .executable(name: "bmob", targets: ["bmob"]),
         .library(name: "BmobServer", targets: ["BmobServer"]),
         .library(name: "BmobTesting", targets: ["BmobTesting"]),

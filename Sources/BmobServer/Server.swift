@@ -26,6 +26,9 @@ package final class Server: Sendable {
     /// The bound address (the real port when port 0 was configured).
     package var localAddress: SocketAddress { http.localAddress }
 
+    /// This server's version, announced in the native handshake's `Response-Id` header.
+    package static let version = "BmobSwift/0.1.0"
+
     /// `http://host:port` of the listening socket.
     package var baseURL: String {
         context.configuration.host == "localhost" ? "http://localhost:\(localAddress.port)" : "http://\(localAddress)"
@@ -62,12 +65,18 @@ package final class Server: Sendable {
 
         var router = BmobRouter()
         SystemRoutes.register(in: &router)
-        TimestampRoutes.register(in: &router)
+        let time = TimeService(clock: clock)
+        TimestampRoutes.register(in: &router, time: time)
         let objects = ObjectService(clock: clock)
         ObjectRoutes.register(in: &router, objects: objects)
-        BatchRoutes.register(in: &router, objects: objects)
-        QueryRoutes.register(in: &router, queries: QueryService())
-        SchemaRoutes.register(in: &router, schemas: SchemaService())
+        let batch = BatchService(objects: objects)
+        let queries = QueryService()
+        let schemas = SchemaService()
+        BatchRoutes.register(in: &router, batch: batch)
+        QueryRoutes.register(in: &router, queries: queries)
+        SchemaRoutes.register(in: &router, schemas: schemas)
+        NativeRoutes.register(in: &router, calls: NativeCallRunner(
+                objects: objects, queries: queries, schemas: schemas, batch: batch, time: time))
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(
@@ -89,7 +98,9 @@ package final class Server: Sendable {
             pool.shutdown()
             throw error
         }
-        return Server(context: context, http: http, createdDevelopmentApp: createdApp)
+        let server = Server(context: context, http: http, createdDevelopmentApp: createdApp)
+        context.setListeningURL(server.baseURL)
+        return server
     }
 
     /// Serves until the calling task is cancelled or ``shutdown()`` is called, then shuts down gracefully.

@@ -35,6 +35,19 @@ import Testing
         #expect(configuration.port == 1234)
     }
 
+    @Test func publicURLFromEachSource() throws {
+        #expect(try ConfigurationLoader.load(flags: [:], environment: [:]).publicURL == nil)
+        let file = try temporaryFile(#"{"publicURL": "https://file.example.com/"}"#)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let fromFile = try ConfigurationLoader.load(flags: ["--config": file], environment: [:])
+        #expect(fromFile.publicURL == "https://file.example.com")
+        let fromEnvironment = try ConfigurationLoader.load(flags: ["--config": file], environment: ["BMOB_PUBLIC_URL": "http://env.example.com:8080"])
+        #expect(fromEnvironment.publicURL == "http://env.example.com:8080")
+        let fromFlag = try ConfigurationLoader.load(
+            flags: ["--config": file, "--public-url": "https://flag.example.com"], environment: ["BMOB_PUBLIC_URL": "http://env.example.com"])
+        #expect(fromFlag.publicURL == "https://flag.example.com")
+    }
+
     @Test(arguments: [
         (["--port": "70000"], "port"),
         (["--port": "abc"], "port"),

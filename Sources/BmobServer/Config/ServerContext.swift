@@ -8,6 +8,9 @@ package final class ServerContext: Sendable {
     package let logger: Logger
     /// Threads for blocking work (file reads, password hashing) so it never runs on an event loop.
     package let blockingPool: ThreadPool
+    private let lock = Lock()
+    // Invariant: `listeningURL` is read and written only under `lock`.
+    private nonisolated(unsafe) var listeningURL: String?
 
     package init(configuration: ServerConfiguration, apps: AppDirectory, clock: ServerClock, logger: Logger, blockingPool: ThreadPool) {
         self.configuration = configuration
@@ -15,5 +18,17 @@ package final class ServerContext: Sendable {
         self.clock = clock
         self.logger = logger
         self.blockingPool = blockingPool
+    }
+
+    /// The base URL clients are told to use (`/8/init`): the `publicURL` setting, else `http://host:port` of
+    /// the listening socket once it is bound (the configured address before that).
+    package var publicURL: String {
+        if let configured = configuration.publicURL { return configured }
+        return lock.withLock { listeningURL } ?? "http://\(configuration.host):\(configuration.port)"
+    }
+
+    /// Records the bound address, so that ``publicURL`` names the real port when port 0 was configured.
+    package func setListeningURL(_ url: String) {
+        lock.withLock { listeningURL = url }
     }
 }

@@ -10,10 +10,12 @@ package struct AppContext: Sendable {
     package var isMaster: Bool
     /// The `X-Bmob-Session-Token` header, remembered for user operations.
     package var sessionToken: String?
+    /// The protocol the request came in through.
+    package var frontDoor: FrontDoor
 
-    /// Who the journal records as the author of writes.
+    /// Who the journal records as the author of writes: `master`, else the front door (`rest`, `native`).
     package var callerDescription: String {
-        isMaster ? "master" : "rest"
+        isMaster ? "master" : frontDoor.rawValue
     }
 
     /// How objects are rendered for this app.
@@ -21,10 +23,11 @@ package struct AppContext: Sendable {
         ObjectRenderer(offsetSeconds: app.dateOffsetSeconds)
     }
 
-    package init(runtime: AppRuntime, isMaster: Bool, sessionToken: String?) {
+    package init(runtime: AppRuntime, isMaster: Bool, sessionToken: String?, frontDoor: FrontDoor = .rest) {
         self.app = runtime.app
         self.store = runtime.store
         self.isMaster = isMaster
         self.sessionToken = sessionToken
+        self.frontDoor = frontDoor
     }
 }

@@ -10,8 +10,8 @@ package enum QueryRoutes {
             return .json(bytes: try await queries.find(query, context: context))
         }
         router.app(.get, "/1/cloudQuery") { request, context in
-            let statement = try parseBQL(request, now: request.server.clock.nowMilliseconds())
-            return .json(bytes: try await queries.find(statement.query, context: context))
+            let (bql, values) = try cloudQueryParameters(request)
+            return .json(bytes: try await queries.cloudQuery(bql: bql, values: values, nowMilliseconds: request.server.clock.nowMilliseconds(), context: context))
         }
     }
 
@@ -23,7 +23,8 @@ package enum QueryRoutes {
         }
     }
 
-    private static func parseBQL(_ request: BmobRequest, now: Int64) throws(BmobAPIError) -> BQLStatement {
+    /// `bql` and the JSON array `values` from the query string (601 when either is unusable).
+    private static func cloudQueryParameters(_ request: BmobRequest) throws(BmobAPIError) -> (String, [JSONValue]) {
         guard let bql = request.http.query("bql"), !bql.trimmingSpaces().isEmpty else {
             throw BmobAPIError(.invalidBQL, "missing bql parameter")
         }
@@ -34,12 +35,6 @@ package enum QueryRoutes {
             }
             values = list
         }
-        do {
-            var statement = try BQLParser.parse(bql, values: values, nowMilliseconds: now)
-            if statement.countRequested { statement.query.count = true }
-            return statement
-        } catch {
-            throw BmobAPIError(query: error)
-        }
+        return (bql, values)
     }
 }

@@ -28,6 +28,24 @@ package struct QueryService: Sendable {
         return try await findValues(query, renderer: renderer, context: context).jsonBytes
     }
 
+    /// Runs a BQL statement (REST `/1/cloudQuery`, native `cloud_query`) and answers as ``find(_:context:)``;
+    /// `select count(*)` adds `"count"`.
+    ///
+    /// - Parameters:
+    ///   - values: the values of the statement's `?` placeholders.
+    ///   - nowMilliseconds: the time `current_timestamp()` stands for.
+    /// - Throws: ``BmobAPIError`` 601 for an invalid statement, and the errors of ``find(_:context:)``.
+    package func cloudQuery(bql: String, values: [JSONValue], nowMilliseconds: Int64, context: AppContext) async throws -> [UInt8] {
+        var statement: BQLStatement
+        do {
+            statement = try BQLParser.parse(bql, values: values, nowMilliseconds: nowMilliseconds)
+        } catch {
+            throw BmobAPIError(query: error)
+        }
+        if statement.countRequested { statement.query.count = true }
+        return try await find(statement.query, context: context)
+    }
+
     /// Splices stored documents into `{"results":[…],"count":n}`: each object's field text, then its system
     /// fields.
     static func encode(_ documents: [StoredDocument], count: Int?, renderer: ObjectRenderer) -> [UInt8] {

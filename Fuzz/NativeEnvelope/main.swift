@@ -1,0 +1,109 @@
+import BmobWire
+
+/// libFuzzer entry point for the native `/8/` protocol's untrusted input: ``Base64``, ``NativeEnvelope``,
+/// ``NativeUserAgent`` (the `Accept-Id` header and the `/8/secret` body) and ``NativeRequest`` (every route's
+/// body decoding, including ``BatchItem`` and the native find).
+///
+/// Random bytes almost never decrypt, so the input is also sealed as a plaintext and opened again, which takes
+/// it through the JSON parser and the route decoders. Checked with preconditions:
+/// - base64 that decodes re-encodes to text that decodes to the same bytes;
+/// - sealing then opening gives the plaintext back; anything that opens re-seals and opens to itself;
+/// - every rejection carries one of the codes the decoders document, and a message.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    checkBase64(input)
+    checkEnvelope(input)
+    checkUserAgent(input)
+    checkRequests(input)
+    return 0
+}
+
+private let key = NativeEnvelope.key("testsecretkey001")
+private let routes = NativeRoute.allCases.map(\.rawValue) + ["secret", "login", ""]
+/// Codes ``NativeRequest`` and ``NativeUserAgent`` may answer.
+private let requestCodes: Set<Int> = [102, 103, 107, 112, 113, 114, 117, 118, 401, 404, 601]
+
+private func checkBase64(_ input: [UInt8]) {
+    guard let decoded = Base64.decode(input) else { return }
+    let encoded = Base64.encode(decoded)
+    precondition(encoded.count % 4 == 0, "encoded base64 is not padded")
+    precondition(Base64.decode(encoded) == decoded, "base64 round trip changed the bytes")
+}
+
+private func checkEnvelope(_ input: [UInt8]) {
+    let sealed = NativeEnvelope.seal(input, key: key)
+    guard let opened = try? NativeEnvelope.open(sealed, key: key) else {
+        preconditionFailure("sealed input does not open")
+    }
+    precondition(opened == input, "seal/open changed the plaintext")
+    if let plaintext = try? NativeEnvelope.open(input, key: key) {
+        precondition(
+            (try? NativeEnvelope.open(NativeEnvelope.seal(plaintext, key: key), key: key)) == plaintext, "re-seal")
+    }
+    if let members = try? NativeEnvelope.openJSON(sealed, key: key) {
+        // What opens as JSON re-encodes to JSON that opens to the same object.
+        let again = try? NativeEnvelope.openJSON(NativeEnvelope.seal(JSONValue.object(members), key: key), key: key)
+        precondition(again == members, "JSON envelope round trip changed the object")
+    }
+    _ = try? NativeEnvelope.openJSON(input, key: key)
+}
+
+private func checkUserAgent(_ input: [UInt8]) {
+    let text = String(decoding: input, as: UTF8.self)
+    let agent = NativeUserAgent(text) ?? NativeUserAgent("1761040954iOS18.0.0")!
+    if let shifted = agent.shifted(by: 1) {
+        precondition(shifted.shifted(by: -1) == agent, "User-Agent shift is not reversible")
+    }
+    for body in [input, NativeEnvelope.seal(input, key: agent.secretRequestKey)] {
+        do {
+            let appKey = try agent.secretApplicationId(body: body)
+            precondition(!appKey.isEmpty, "empty appKey accepted")
+        } catch {
+            check(error)
+        }
+    }
+    for header in [input, NativeEnvelope.seal(input, key: agent.acceptIdKey)] {
+        do {
+            let candidates = try agent.applicationIds(acceptId: header)
+            precondition(!candidates.isEmpty && candidates.allSatisfy { !$0.isEmpty }, "empty candidates")
+        } catch {
+            check(error)
+        }
+    }
+}
+
+private func checkRequests(_ input: [UInt8]) {
+    let sealed = NativeEnvelope.seal(input, key: key)
+    for route in routes {
+        for body in [input, sealed] {
+            do {
+                let request = try NativeRequest.open(route: route, body: body, key: key)
+                precondition(request.route.rawValue == route, "decoded for another route")
+                checkCall(request.call)
+            } catch {
+                check(error)
+            }
+        }
+    }
+}
+
+private func checkCall(_ call: NativeCall) {
+    switch call {
+    case .find(let query):
+        precondition((0...FindQuery.maximumLimit).contains(query.limit) && query.skip >= 0, "paging out of range")
+    case .batch(let items):
+        precondition(items.count <= BatchItem.maximumCount, "batch over the limit accepted")
+    case .update(_, let objectId, _), .delete(_, let objectId), .get(_, let objectId, _, _):
+        precondition(!objectId.isEmpty, "empty objectId accepted")
+    case .cloudQuery(let bql, _):
+        precondition(!bql.isEmpty, "empty BQL accepted")
+    case .initialize, .timestamp, .create, .schemas:
+        break
+    }
+}
+
+private func check(_ error: BmobRequestError) {
+    precondition(requestCodes.contains(error.code.rawValue), "unexpected code \(error.code)")
+    precondition(!error.message.isEmpty, "empty message")
+}

@@ -1,0 +1,8 @@
+/// Random bytes from the operating system's generator, for keys and tokens.
+package enum SecureRandom {
+    /// `count` random bytes.
+    package static func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+}

@@ -1,0 +1,135 @@
+import BmobCore
+import BmobWire
+import Foundation
+
+extension BmobQuery {
+    /// The matching objects.
+    ///
+    /// - Throws: ``BmobError`` — a server code (102 bad query, 111…), network errors, or for
+    ///   ``BmobCachePolicy/cacheOnly`` code 120 when nothing is cached.
+    public func find() async throws -> [BmobObject] {
+        let answer = try await fetch(findData(count: false, statistics: false))
+        guard let results = (answer["results"] ?? answer).arrayValue else { throw BmobError.jsonParsingFailed }
+        return results.compactMap { json in json.objectValue.map { BmobObject(className: className, json: $0) } }
+    }
+
+    /// The object with `objectId`, if it matches the query's class.
+    ///
+    /// - Throws: ``BmobError/objectNotFound`` when there is none.
+    public func get(objectId: String) async throws -> BmobObject {
+        guard !objectId.isEmpty else { throw BmobError.invalidParameter(reason: "objectId is empty") }
+        var request: [String: JSONValue] = ["c": .string(className), "objectId": .string(objectId), "data": .null]
+        let (keys, include) = lock.withLock { (selectedKeys, includedKeys) }
+        if keys != nil || !include.isEmpty {
+            var data: [String: JSONValue] = [:]
+            if let keys { data["keys"] = .string(keys.joined(separator: ",")) }
+            if !include.isEmpty { data["include"] = .string(include.joined(separator: ",")) }
+            request["data"] = .object(data)
+        }
+        let answer = try await fetch(request)
+        guard let members = answer.objectValue, members["objectId"] != nil else { throw BmobError.objectNotFound }
+        return BmobObject(className: className, json: members)
+    }
+
+    /// The number of matching objects (``limit(_:)`` and ``skip(_:)`` do not apply).
+    public func count() async throws -> Int {
+        let answer = try await fetch(findData(count: true, statistics: false))
+        guard let count = answer["count"]?.int64Value else { throw BmobError.jsonParsingFailed }
+        return Int(count)
+    }
+
+    /// Runs a statistics query: one dictionary per group, with the group-by fields and the aggregate results
+    /// (`_sumAmount`, `_avgAmount`, `_maxAmount`, `_minAmount`, `_count`).
+    public func statistics() async throws -> [[String: Any]] {
+        let answer = try await fetch(findData(count: false, statistics: true))
+        guard let results = (answer["results"] ?? answer).arrayValue else { throw BmobError.jsonParsingFailed }
+        return results.compactMap { BmobValueDecoding.value($0) as? [String: Any] }
+    }
+
+    // MARK: - Request
+
+    /// The native `find` request for this query.
+    func findData(count: Bool, statistics: Bool) throws(BmobError) -> [String: JSONValue] {
+        let snapshot = lock.withLock { () -> (BmobError?, [String: JSONValue]) in
+            var data: [String: JSONValue] = [:]
+            if !conditions.isEmpty { data["where"] = .object(conditions) }
+            if count {
+                data["count"] = true
+                data["limit"] = 0
+                return (conditionError, data)
+            }
+            if !orderKeys.isEmpty { data["order"] = .string(orderKeys.joined(separator: ",")) }
+            if let limitValue { data["limit"] = .int(Int64(limitValue)) }
+            if let skipValue { data["skip"] = .int(Int64(skipValue)) }
+            if !includedKeys.isEmpty { data["include"] = .string(includedKeys.joined(separator: ",")) }
+            if statistics {
+                var sum = sumKeys, average = averageKeys, max = maxKeys, min = minKeys
+                var groupCount = groupCountValue
+                if sum.isEmpty && average.isEmpty && max.isEmpty && min.isEmpty, let keys = selectedKeys, !keys.isEmpty {
+                    (sum, average, max, min) = (keys, keys, keys, keys)
+                    groupCount = true
+                }
+                if !groupByKeys.isEmpty { data["groupby"] = .string(groupByKeys.joined(separator: ",")) }
+                if groupCount || (sum.isEmpty && average.isEmpty && max.isEmpty && min.isEmpty) {
+                    data["groupcount"] = true
+                }
+                for (name, keys) in [("sum", sum), ("average", average), ("max", max), ("min", min)] where !keys.isEmpty {
+                    data[name] = .string(keys.joined(separator: ","))
+                }
+                if let havingCondition { data["having"] = havingCondition }
+            } else if let selectedKeys {
+                data["keys"] = .string(selectedKeys.joined(separator: ","))
+            }
+            return (conditionError, data)
+        }
+        if let error = snapshot.0 { throw error }
+        return ["c": .string(className), "data": .object(snapshot.1)]
+    }
+
+    /// Sends `request` to `find`, reading and writing the cache as ``cachePolicy`` says.
+    func fetch(_ request: [String: JSONValue]) async throws(BmobError) -> JSONValue {
+        let (policy, maxAge, client) = lock.withLock { (self.policy, cacheAge, clientValue) }
+        let appKey = client.currentSession?.appKey ?? ""
+        let requestJSON = JSONValue.object(request)
+        let cached = { BmobQueryCache.read(appKey: appKey, route: "find", request: requestJSON) }
+        let network = { () async throws(BmobError) -> JSONValue in
+            let answer = try await client.call("find", request)
+            if policy != .ignoreCache {
+                BmobQueryCache.write(appKey: appKey, route: "find", request: requestJSON, answer: answer)
+            }
+            return answer
+        }
+        switch policy {
+        case .ignoreCache, .networkOnly:
+            return try await network()
+        case .cacheOnly:
+            guard let hit = cached() else {
+                throw .serverError(code: 120, message: "no cached answer for this query")
+            }
+            return hit.answer
+        case .cacheElseNetwork:
+            if let hit = cached(), hit.age <= maxAge { return hit.answer }
+            return try await network()
+        case .networkElseCache:
+            do {
+                return try await network()
+            } catch {
+                switch error {
+                case .networkError, .timeout:
+                    if let hit = cached() { return hit.answer }
+                    throw error
+                default:
+                    throw error
+                }
+            }
+        case .cacheThenNetwork:
+            guard let hit = cached() else { return try await network() }
+            Task.detached {
+                if let answer = try? await client.call("find", request) {
+                    BmobQueryCache.write(appKey: appKey, route: "find", request: requestJSON, answer: answer)
+                }
+            }
+            return hit.answer
+        }
+    }
+}

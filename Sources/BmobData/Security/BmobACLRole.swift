@@ -1,0 +1,5 @@
+/// Special ACL grantees.
+public enum BmobACLRole: Sendable, Hashable {
+    /// Everyone, signed in or not (`*`).
+    case `public`
+}

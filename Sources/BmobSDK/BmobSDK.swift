@@ -1,0 +1,3 @@
+// The umbrella module: `import BmobSDK` brings in every part of the SDK.
+@_exported public import BmobCore
+@_exported public import BmobData

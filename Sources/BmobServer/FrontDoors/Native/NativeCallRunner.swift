@@ -1,0 +1,93 @@
+import BmobStore
+package import BmobWire
+
+/// Runs decoded native calls through the same services as REST and encodes their answers as the `data` of the
+/// native envelope. Only the encoding differs from REST: one object, `{"results":[…]}` (plus `count`), batch
+/// results under `results`, the time with an extra `S`.
+package struct NativeCallRunner: Sendable {
+    /// `create`, `update`, `delete` and `find` of one object.
+    package let objects: ObjectService
+    /// `find` queries and `cloud_query`.
+    package let queries: QueryService
+    /// `schemas`.
+    package let schemas: SchemaService
+    /// `batch`.
+    package let batch: BatchService
+    /// `timestamp`.
+    package let time: TimeService
+
+    /// A runner over the server's services (the same instances REST uses).
+    package init(
+        objects: ObjectService, queries: QueryService, schemas: SchemaService, batch: BatchService, time: TimeService
+    ) {
+        self.objects = objects
+        self.queries = queries
+        self.schemas = schemas
+        self.batch = batch
+        self.time = time
+    }
+
+    /// Runs `call` for the app of `context`.
+    ///
+    /// - Returns: the JSON text of the envelope's `data`.
+    /// - Throws: ``BmobAPIError`` from the services.
+    package func run(_ call: NativeCall, server: ServerContext, context: AppContext) async throws -> [UInt8] {
+        switch call {
+        case .initialize:
+            return initialize(server: server).jsonBytes
+        case .timestamp:
+            var members = time.timestamp(context: context)
+            members["S"] = members["timestamp"]
+            return JSONValue.object(members).jsonBytes
+        case .create(let className, let fields):
+            let object = try await objects.create(className: className, body: fields, context: context)
+            let answer: JSONValue = [
+                "objectId": .string(object.objectId), "createdAt": .string(context.renderer.date(object.createdAt)),
+            ]
+            return answer.jsonBytes
+        case .update(let className, let objectId, let body):
+            let object = try await objects.update(
+                className: className, objectId: objectId, body: body, context: context)
+            let answer: JSONValue = ["updatedAt": .string(context.renderer.date(object.updatedAt))]
+            return answer.jsonBytes
+        case .delete(let className, let objectId):
+            try await objects.delete(className: className, objectId: objectId, context: context)
+            let answer: JSONValue = ["msg": "ok"]
+            return answer.jsonBytes
+        case .get(let className, let objectId, let include, let keys):
+            return try await objects.get(
+                className: className, objectId: objectId, include: include, keys: keys, context: context
+            ).jsonBytes
+        case .find(let query):
+            let answer = try await queries.find(query, context: context)
+            return query.limit == 0 && query.count && query.aggregation == nil ? Self.countOnly(answer) : answer
+        case .batch(let items):
+            let answer: JSONValue = ["results": .array(await batch.run(items, context: context))]
+            return answer.jsonBytes
+        case .cloudQuery(let bql, let values):
+            let answer = try await queries.cloudQuery(
+                bql: bql, values: values, nowMilliseconds: server.clock.nowMilliseconds(), context: context)
+            return answer
+        case .schemas(let className?):
+            return try await schemas.get(className: className, context: context).jsonBytes
+        case .schemas(nil):
+            return try await schemas.all(context: context).jsonBytes
+        }
+    }
+
+    /// The hosts a native client uses, all this server, and its clock. `isUp: false` tells clients that files
+    /// are not uploaded to Upyun.
+    private func initialize(server: ServerContext) -> JSONValue {
+        let url = JSONValue.string(server.publicURL)
+        return [
+            "api": url, "file": url, "io": url, "push": url, "other": url,
+            "isUp": false, "upyunVer": 0, "timestamp": .int(server.clock.nowSeconds),
+        ]
+    }
+
+    /// `{"count":n}` from a count-only find's `{"results":[],"count":n}`, as the native SDKs read it.
+    private static func countOnly(_ answer: [UInt8]) -> [UInt8] {
+        guard let count = (try? JSONParser.parse(answer))?["count"] else { return answer }
+        return JSONValue.object(["count": count]).jsonBytes
+    }
+}

@@ -1,0 +1,61 @@
+import BmobStore
+package import BmobWire
+
+/// Batches: up to 50 object operations run in order, each answered on its own. The behaviour behind REST
+/// `POST /1/batch` and the native protocol's `batch`; the front doors decode the elements (``BatchItem``) and
+/// encode the answers.
+package struct BatchService: Sendable {
+    /// The service each element runs through.
+    package let objects: ObjectService
+
+    /// A batch service running elements through `objects`.
+    package init(objects: ObjectService) {
+        self.objects = objects
+    }
+
+    /// Runs `items` in order. An element's own `token` replaces the request's session token for that element;
+    /// one element failing does not stop the others.
+    ///
+    /// - Returns: one entry per element: `{"success":{…}}` with what the single operation answers, or
+    ///   `{"error":{"code":…,"error":"…"}}`.
+    package func run(_ items: [BatchItem], context: AppContext) async -> [JSONValue] {
+        var results: [JSONValue] = []
+        results.reserveCapacity(items.count)
+        for item in items {
+            var itemContext = context
+            if let token = item.sessionToken { itemContext.sessionToken = token }
+            do {
+                results.append(["success": try await run(item, context: itemContext)])
+            } catch {
+                let failure =
+                    error as? BmobAPIError
+                    ?? BmobAPIError(.internalError, "internal server error", status: .internalServerError)
+                results.append([
+                    "error": ["code": .int(Int64(failure.code.rawValue)), "error": .string(failure.message)]
+                ])
+            }
+        }
+        return results
+    }
+
+    /// Runs one element and returns what goes under `success`.
+    private func run(_ item: BatchItem, context: AppContext) async throws -> JSONValue {
+        switch item.action {
+        case .create(let className):
+            let object = try await objects.create(className: className, body: item.body, context: context)
+            return [
+                "createdAt": .string(context.renderer.date(object.createdAt)), "objectId": .string(object.objectId),
+            ]
+        case .update(let className, let objectId):
+            let object = try await objects.update(
+                className: className, objectId: objectId, body: item.body, context: context)
+            return ["updatedAt": .string(context.renderer.date(object.updatedAt))]
+        case .delete(let className, let objectId):
+            try await objects.delete(className: className, objectId: objectId, context: context)
+            return ["msg": "ok"]
+        case .get(let className, let objectId):
+            return try await objects.get(
+                className: className, objectId: objectId, include: [], keys: nil, context: context)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+/// A native `/8/` request body, opened and decoded: the call plus the caller's session token.
+///
+/// The plaintext is a JSON object whose common members are `c` (class), `objectId`, `data` (the payload or
+/// `null`), `sessionToken`, and `client`, `v`, `appSign`, `timestamp` (client details, not needed here). Decoding
+/// is pure, so the fuzz target runs it on arbitrary bytes.
+package struct NativeRequest: Sendable, Equatable {
+    /// The route the body was posted to.
+    package var route: NativeRoute
+    /// What the body asks for.
+    package var call: NativeCall
+    /// The logged-in user's token, when the client sent one (what REST reads from `X-Bmob-Session-Token`).
+    package var sessionToken: String?
+
+    /// Creates a request from its parts.
+    package init(route: NativeRoute, call: NativeCall, sessionToken: String? = nil) {
+        self.route = route
+        self.call = call
+        self.sessionToken = sessionToken
+    }
+
+    /// Opens a body keyed with `key` (the app's secret key) and decodes it for `route`.
+    ///
+    /// A body of only whitespace reads as `{}`.
+    ///
+    /// - Throws: ``BmobRequestError``: 404 for a route this server does not answer (checked before the body is
+    ///   opened), 107 for a body that is not base64, does not decrypt or is not a JSON object, and the codes of
+    ///   ``decode(route:members:)``.
+    package static func open(route name: some StringProtocol, body: some Collection<UInt8>, key: [UInt8])
+        throws(BmobRequestError) -> NativeRequest
+    {
+        guard let route = NativeRoute(rawValue: String(name)) else {
+            throw BmobRequestError(.notFound, "unknown route \(QueryParseError.quoted(name)) on /8/")
+        }
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            return try decode(route: route, members: [:])
+        }
+        let members: [String: JSONValue]
+        do {
+            members = try NativeEnvelope.openJSON(body, key: key)
+        } catch {
+            throw BmobRequestError(envelope: error)
+        }
+        return try decode(route: route, members: members)
+    }
+
+    /// Decodes an opened body for `route`.
+    ///
+    /// - Throws: ``BmobRequestError``: 107 for a member of the wrong type, 103 for a missing class or objectId,
+    ///   102/103/117 for a bad query, 112/113/114 for a bad batch, 601 for a missing BQL statement.
+    package static func decode(route: NativeRoute, members: [String: JSONValue]) throws(BmobRequestError)
+        -> NativeRequest
+    {
+        let body = Members(members)
+        let sessionToken = try body.string("sessionToken")
+        let call: NativeCall
+        switch route {
+        case .initialize:
+            call = .initialize
+        case .timestamp:
+            call = .timestamp
+        case .create:
+            call = .create(className: try body.className(), fields: try body.dataObject())
+        case .update:
+            call = .update(className: try body.className(), objectId: try body.objectId(), body: try body.dataObject())
+        case .delete:
+            call = .delete(className: try body.className(), objectId: try body.objectId())
+        case .find:
+            call = try find(body)
+        case .batch:
+            let requests = members["requests"] ?? members["data"]?["requests"]
+            call = .batch(try BatchItem.decodeList(requests, allowNativeShape: true))
+        case .cloudQuery:
+            call = try cloudQuery(body)
+        case .schemas:
+            call = .schemas(className: try body.string("c"))
+        }
+        return NativeRequest(route: route, call: call, sessionToken: sessionToken)
+    }
+
+    /// One object when an `objectId` is given (its `data` may still carry `include` and `keys`), else a query.
+    private static func find(_ body: Members) throws(BmobRequestError) -> NativeCall {
+        let className = try body.className()
+        let data = body.members["data"] ?? .null
+        guard data.isNull || data.objectValue != nil else {
+            throw BmobRequestError(.invalidQuery, "data must be a JSON object or null")
+        }
+        guard let objectId = try body.string("objectId") else {
+            return .find(try query(className: className, data))
+        }
+        // Only the projection matters for one object; the rest of `data` is ignored.
+        var projection: [String: JSONValue] = [:]
+        projection["include"] = data["include"]
+        projection["keys"] = data["keys"]
+        let query = try query(className: className, .object(projection))
+        return .get(className: className, objectId: objectId, include: query.include, keys: query.keys)
+    }
+
+    private static func query(className: String, _ data: JSONValue) throws(BmobRequestError) -> FindQuery {
+        do {
+            return try FindQueryDecoder.decode(className: className, json: data)
+        } catch {
+            throw BmobRequestError(query: error)
+        }
+    }
+
+    private static func cloudQuery(_ body: Members) throws(BmobRequestError) -> NativeCall {
+        let data = body.members["data"] ?? .null
+        guard let bql = data["bql"]?.stringValue, !bql.trimmingSpaces().isEmpty else {
+            throw BmobRequestError(.invalidBQL, "data.bql (the BQL statement) is required")
+        }
+        switch data["values"] {
+        case nil, .null?:
+            return .cloudQuery(bql: bql, values: [])
+        case .array(let values)?:
+            return .cloudQuery(bql: bql, values: values)
+        case .string(let text)?:
+            // The REST form sends values as JSON text; some clients do the same here.
+            if text.trimmingSpaces().isEmpty { return .cloudQuery(bql: bql, values: []) }
+            guard case .array(let values)? = try? JSONParser.parse(text) else {
+                throw BmobRequestError(.invalidBQL, "data.values must be a JSON array")
+            }
+            return .cloudQuery(bql: bql, values: values)
+        default:
+            throw BmobRequestError(.invalidBQL, "data.values must be a JSON array")
+        }
+    }
+
+    /// Typed access to the body's members, with Bmob's codes for missing or mistyped ones.
+    private struct Members {
+        var members: [String: JSONValue]
+
+        init(_ members: [String: JSONValue]) {
+            self.members = members
+        }
+
+        /// A string member; `nil` when missing, `null` or empty.
+        func string(_ name: String) throws(BmobRequestError) -> String? {
+            switch members[name] {
+            case nil, .null?: return nil
+            case .string(let text)?: return text.isEmpty ? nil : text
+            default: throw BmobRequestError(.invalidJSON, "\(name) must be a string")
+            }
+        }
+
+        func className() throws(BmobRequestError) -> String {
+            guard let className = try string("c") else {
+                throw BmobRequestError(.invalidClassName, "c (the class name) is required")
+            }
+            return className
+        }
+
+        func objectId() throws(BmobRequestError) -> String {
+            guard let objectId = try string("objectId") else {
+                throw BmobRequestError(.invalidClassName, "objectId is required")
+            }
+            return objectId
+        }
+
+        /// `data` as an object; missing or `null` is `{}`.
+        func dataObject() throws(BmobRequestError) -> [String: JSONValue] {
+            switch members["data"] {
+            case nil, .null?: return [:]
+            case .object(let object)?: return object
+            default: throw BmobRequestError(.invalidJSON, "data must be a JSON object")
+            }
+        }
+    }
+}

@@ -1,0 +1,15 @@
+/// The `/8/<route>` names this server answers (after the `/8/secret` handshake, which has its own handler).
+///
+/// The Objective-C and Android SDKs know more routes (users, SMS, files, push, payments); those are answered
+/// with an error until a service implements them.
+package enum NativeRoute: String, Sendable, CaseIterable {
+    case initialize = "init"
+    case create
+    case update
+    case delete
+    case find
+    case batch
+    case cloudQuery = "cloud_query"
+    case timestamp
+    case schemas
+}
