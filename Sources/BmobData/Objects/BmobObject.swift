@@ -11,10 +11,10 @@ public import Foundation
 /// try await note.save()
 /// ```
 ///
-/// Model types of this SDK are classes that may be shared between tasks and actors: each keeps its state
-/// behind a lock, so reading and writing fields from a `@MainActor` view model and saving from a background
-/// task are both safe (the rule for every model type: `BmobObject` and subclasses, `BmobQuery`, `BmobACL`,
-/// `BmobBatch`). The lock is never held across an `await`.
+/// The rule for every model type of this SDK (`BmobObject` and subclasses, `BmobACL`, `BmobBatch`, and the
+/// `BmobQuery` handle): it is `Sendable`, with its mutable state behind a lock that is never held across an
+/// `await`, so reading and writing fields from a `@MainActor` view model and saving from a background task
+/// are both safe.
 open class BmobObject: @unchecked Sendable {
     /// The class (table) name.
     public let className: String

@@ -18,32 +18,87 @@ package import BmobCore
 /// scores.whereKey("score", greaterThan: 50)
 /// ```
 ///
-/// Thread safety: the query's state is only touched while `lock` is held (see ``BmobObject`` for the rule).
-public final class BmobQuery: @unchecked Sendable {
+/// `BmobQuery` is a handle: copies share one state, and the builder methods change it without `mutating`
+/// (so `let query = …; query.whereKey(…)` works); setting ``cachePolicy`` or ``maxCacheAge`` needs a `var`.
+/// Its state sits behind a lock, so a query can be built on one task and run on another.
+public struct BmobQuery: Sendable {
     /// The class queried.
     public let className: String
 
-    let lock = NSLock()
-    /// The `where` object: field → value (equality) or operator object; `$or` / `$and` members.
-    var conditions: [String: JSONValue] = [:]
-    /// A condition that could not be encoded; running the query throws it.
-    var conditionError: BmobError?
-    var orderKeys: [String] = []
-    var limitValue: Int?
-    var skipValue: Int?
-    var selectedKeys: [String]?
-    var includedKeys: [String] = []
-    var statisticsMode = false
-    var groupByKeys: [String] = []
-    var groupCountValue = false
-    var sumKeys: [String] = []
-    var averageKeys: [String] = []
-    var maxKeys: [String] = []
-    var minKeys: [String] = []
-    var havingCondition: JSONValue?
-    var policy: BmobCachePolicy = .ignoreCache
-    var cacheAge: TimeInterval = 24 * 60 * 60
-    var clientValue: BmobClient = .shared
+    let state = BmobQueryState()
+    var lock: NSLock { state.lock }
+    var conditions: [String: JSONValue] {
+        get { state.conditions }
+        nonmutating set { state.conditions = newValue }
+    }
+    var conditionError: BmobError? {
+        get { state.conditionError }
+        nonmutating set { state.conditionError = newValue }
+    }
+    var orderKeys: [String] {
+        get { state.orderKeys }
+        nonmutating set { state.orderKeys = newValue }
+    }
+    var limitValue: Int? {
+        get { state.limitValue }
+        nonmutating set { state.limitValue = newValue }
+    }
+    var skipValue: Int? {
+        get { state.skipValue }
+        nonmutating set { state.skipValue = newValue }
+    }
+    var selectedKeys: [String]? {
+        get { state.selectedKeys }
+        nonmutating set { state.selectedKeys = newValue }
+    }
+    var includedKeys: [String] {
+        get { state.includedKeys }
+        nonmutating set { state.includedKeys = newValue }
+    }
+    var statisticsMode: Bool {
+        get { state.statisticsMode }
+        nonmutating set { state.statisticsMode = newValue }
+    }
+    var groupByKeys: [String] {
+        get { state.groupByKeys }
+        nonmutating set { state.groupByKeys = newValue }
+    }
+    var groupCountValue: Bool {
+        get { state.groupCountValue }
+        nonmutating set { state.groupCountValue = newValue }
+    }
+    var sumKeys: [String] {
+        get { state.sumKeys }
+        nonmutating set { state.sumKeys = newValue }
+    }
+    var averageKeys: [String] {
+        get { state.averageKeys }
+        nonmutating set { state.averageKeys = newValue }
+    }
+    var maxKeys: [String] {
+        get { state.maxKeys }
+        nonmutating set { state.maxKeys = newValue }
+    }
+    var minKeys: [String] {
+        get { state.minKeys }
+        nonmutating set { state.minKeys = newValue }
+    }
+    var havingCondition: JSONValue? {
+        get { state.havingCondition }
+        nonmutating set { state.havingCondition = newValue }
+    }
+    var policy: BmobCachePolicy {
+        get { state.policy }
+        nonmutating set { state.policy = newValue }
+    }
+    var cacheAge: TimeInterval {
+        get { state.cacheAge }
+        nonmutating set { state.cacheAge = newValue }
+    }
+    var clientValue: BmobClient {
+        get { state.clientValue }
+        nonmutating set { state.clientValue = newValue }
+    }
 
     /// A query matching every object of `className`.
     public init(className: String) {

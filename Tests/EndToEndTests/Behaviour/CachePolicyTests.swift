@@ -10,7 +10,7 @@ extension EndToEnd {
     struct CachePolicyTests {
         /// A query of `Cached` through `client`, with `policy`.
         private func query(_ client: BmobClient, _ policy: BmobCachePolicy) -> BmobQuery {
-            let query = BmobQuery(className: "Cached").order(byAscending: "n")
+            var query = BmobQuery(className: "Cached").order(byAscending: "n")
             query.client = client
             query.cachePolicy = policy
             return query
@@ -52,7 +52,7 @@ extension EndToEnd {
             try await create(2)
             // cacheElseNetwork: a fresh cache wins; an expired one goes to the network.
             #expect(try await numbers(query(client, .cacheElseNetwork)) == [1])
-            let expired = query(client, .cacheElseNetwork)
+            var expired = query(client, .cacheElseNetwork)
             expired.maxCacheAge = 0
             try await Task.sleep(for: .milliseconds(10))
             #expect(try await numbers(expired) == [1, 2])

@@ -4,10 +4,12 @@ import BmobWire
 import Foundation
 import Testing
 
-// The seed's 数据操作 section, compiled as written and checked through REST.
+// The seed's 数据操作 section, compiled as written and checked through REST. The suite is `@MainActor`, as
+// an app's view code is; the 数据查询 samples run from plain async functions.
 
 extension EndToEnd {
     @Suite("Seed samples: 数据操作")
+    @MainActor
     struct DataOperationSamples {
         @Test("创建数据对象: subscript fields and save")
         func createObject() async throws {

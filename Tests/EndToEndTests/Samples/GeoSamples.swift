@@ -6,6 +6,7 @@ import Testing
 
 extension EndToEnd {
     @Suite("Seed samples: 地理位置")
+    @MainActor
     struct GeoSamples {
         private func place(_ className: String, _ name: String, _ latitude: Double, _ longitude: Double) async throws {
             try await SDKFixture.restCreate(className, [

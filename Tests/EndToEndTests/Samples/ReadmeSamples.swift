@@ -8,6 +8,7 @@ import Testing
 
 extension EndToEnd {
     @Suite("Seed samples: README data and query")
+    @MainActor
     struct ReadmeSamples {
         @Test("create, query, conditional query")
         func readme() async throws {
