@@ -66,21 +66,13 @@ extension BmobQuery {
     /// Objects whose geo point `key` lies within `kilometers` of `point`, nearest first.
     @discardableResult
     public func whereKey(_ key: String, nearGeoPoint point: BmobGeoPoint, withinKilometers kilometers: Double) -> Self {
-        lock.withLock {
-            addOperator(key, "$nearSphere", point.bmobJSON)
-            addOperator(key, "$maxDistanceInKilometers", .double(kilometers))
-        }
-        return self
+        near(key, point, "$maxDistanceInKilometers", kilometers)
     }
 
     /// Objects whose geo point `key` lies within `miles` of `point`, nearest first.
     @discardableResult
     public func whereKey(_ key: String, nearGeoPoint point: BmobGeoPoint, withinMiles miles: Double) -> Self {
-        lock.withLock {
-            addOperator(key, "$nearSphere", point.bmobJSON)
-            addOperator(key, "$maxDistanceInMiles", .double(miles))
-        }
-        return self
+        near(key, point, "$maxDistanceInMiles", miles)
     }
 
     /// Objects whose geo point `key` is nearest to `point` first.
@@ -131,6 +123,14 @@ extension BmobQuery {
     public func whereKeyDoesNotExist(_ key: String) -> Self { constrain(key, "$exists", false) }
 
     // MARK: - Helpers
+
+    private func near(_ key: String, _ point: BmobGeoPoint, _ limitOperator: String, _ limit: Double) -> Self {
+        lock.withLock {
+            addOperator(key, "$nearSphere", point.bmobJSON)
+            addOperator(key, limitOperator, .double(limit))
+        }
+        return self
+    }
 
     private func constrain(_ key: String, _ name: String, _ value: Any) -> Self {
         encode(value) { json in addOperator(key, name, json) }
