@@ -35,7 +35,8 @@ var targets: [Target] = [
     // SDK: Foundation only, plus BmobWire and BmobCrypto.
     .target(name: "BmobCore", dependencies: ["BmobWire", "BmobCrypto"]),
     .target(name: "BmobData", dependencies: ["BmobCore", "BmobWire"]),
-    .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData"]),
+    .target(name: "BmobUser", dependencies: ["BmobCore", "BmobData", "BmobWire"]),
+    .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData", "BmobUser"]),
 
     // Server.
     .target(name: "BmobIO", dependencies: ["CSystemShims"]),
@@ -58,7 +59,7 @@ var targets: [Target] = [
     .testTarget(name: "BmobCryptoTests", dependencies: ["BmobCrypto"]),
     .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto"]),
     .testTarget(name: "BmobCoreTests", dependencies: ["BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobTesting", "BmobWire", "BmobStore"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobTesting", "BmobWire", "BmobStore"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire"]),
     .testTarget(name: "BmobStoreTests", dependencies: ["BmobStore", "BmobWire", "bmob-crash-writer"]),
@@ -78,6 +79,7 @@ let package = Package(
         .library(name: "BmobSDK", targets: ["BmobSDK"]),
         .library(name: "BmobCore", targets: ["BmobCore"]),
         .library(name: "BmobData", targets: ["BmobData"]),
+        .library(name: "BmobUser", targets: ["BmobUser"]),
         .executable(name: "bmob", targets: ["bmob"]),
         .library(name: "BmobServer", targets: ["BmobServer"]),
         .library(name: "BmobTesting", targets: ["BmobTesting"]),

@@ -1,3 +1,4 @@
 // The umbrella module: `import BmobSDK` brings in every part of the SDK.
 @_exported public import BmobCore
 @_exported public import BmobData
+@_exported public import BmobUser

@@ -67,16 +67,19 @@ package final class Server: Sendable {
         SystemRoutes.register(in: &router)
         let time = TimeService(clock: clock)
         TimestampRoutes.register(in: &router, time: time)
-        let objects = ObjectService(clock: clock)
+        let users = UserService(clock: clock, hashing: pool)
+        let access = AccessControl { context in try await users.scope(context) }
+        let objects = ObjectService(clock: clock, access: access)
         ObjectRoutes.register(in: &router, objects: objects)
         let batch = BatchService(objects: objects)
-        let queries = QueryService()
+        let queries = QueryService(access: access)
         let schemas = SchemaService()
         BatchRoutes.register(in: &router, batch: batch)
         QueryRoutes.register(in: &router, queries: queries)
         SchemaRoutes.register(in: &router, schemas: schemas)
+        UserRoutes.register(in: &router, users: users, objects: objects, queries: queries)
         NativeRoutes.register(in: &router, calls: NativeCallRunner(
-                objects: objects, queries: queries, schemas: schemas, batch: batch, time: time))
+                objects: objects, queries: queries, schemas: schemas, batch: batch, time: time, users: users))
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(

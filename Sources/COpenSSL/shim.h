@@ -2,6 +2,8 @@
 #define COPENSSL_H
 
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/err.h>
 #include <openssl/rand.h>
 #include <openssl/crypto.h>
 

@@ -19,11 +19,11 @@ open class BmobObject: @unchecked Sendable {
     /// The class (table) name.
     public let className: String
 
-    let lock = NSLock()
+    package let lock = NSLock()
     /// The fields as the device sees them: the last server state with local changes applied.
-    var fields: [String: JSONValue] = [:]
+    package var fields: [String: JSONValue] = [:]
     /// What the next save sends: a value or an operation per key.
-    var pending: [String: JSONValue] = [:]
+    package var pending: [String: JSONValue] = [:]
     /// The first value the subscript could not store; the next save throws it.
     var pendingError: BmobError?
     var storedObjectId: String?

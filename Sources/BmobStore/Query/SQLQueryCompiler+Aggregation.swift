@@ -14,7 +14,7 @@ extension SQLQueryCompiler {
         let table = try SQLiteTableName(className: query.className)
         guard let fields = classes[query.className] else { return nil }
         var conditions = SQLConditionCompiler(classes: classes)
-        let whereClause = try conditions.compile(query.condition, className: query.className)
+        let whereClause = try Self.filter(query, &conditions)
 
         var results = AggregateResults()
         var groups: [String] = []

@@ -42,7 +42,7 @@ package struct SQLQueryCompiler: Sendable {
         let table = try SQLiteTableName(className: query.className)
         guard let fields = classes[query.className] else { return nil }
         var conditions = SQLConditionCompiler(classes: classes)
-        let whereClause = try conditions.compile(query.condition, className: query.className)
+        let whereClause = try Self.filter(query, &conditions)
         var statement = SQLFragment("SELECT \(SQLiteObjectRows.selectedColumns) FROM \(table.quoted)")
         Self.append(where: whereClause, to: &statement)
         if !query.order.isEmpty {
@@ -63,7 +63,7 @@ package struct SQLQueryCompiler: Sendable {
         let table = try SQLiteTableName(className: query.className)
         guard classes[query.className] != nil else { return nil }
         var conditions = SQLConditionCompiler(classes: classes)
-        let whereClause = try conditions.compile(query.condition, className: query.className)
+        let whereClause = try Self.filter(query, &conditions)
         var statement = SQLFragment("SELECT count(*) FROM \(table.quoted)")
         Self.append(where: whereClause, to: &statement)
         return statement
@@ -94,6 +94,25 @@ package struct SQLQueryCompiler: Sendable {
             terms.append(key.descending ? "\(expression) DESC" : expression)
         }
         return terms.joined(separator: ", ")
+    }
+
+    /// The query's condition, and when it has ``FindQuery/readers`` the ACL check: no ACL, or an ACL entry of
+    /// one of the readers with `"read": true`.
+    static func filter(_ query: FindQuery, _ conditions: inout SQLConditionCompiler) throws -> SQLFragment {
+        let condition = try conditions.compile(query.condition, className: query.className)
+        guard let readers = query.readers else { return condition }
+        return SQLFragment.all([condition, readable(by: readers)])
+    }
+
+    /// `acl IS NULL OR` one of `readers` has `"read": true` in it.
+    static func readable(by readers: Set<String>) -> SQLFragment {
+        let names = readers.sorted()
+        guard !names.isEmpty else { return SQLFragment("(acl IS NULL)") }
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        return SQLFragment(
+            "(acl IS NULL OR EXISTS (SELECT 1 FROM json_each(acl) WHERE key IN (\(placeholders)) "
+                + "AND json_extract(value, '$.read') = 1))",
+            names.map { .text($0) })
     }
 
     static func append(where condition: SQLFragment, to statement: inout SQLFragment) {

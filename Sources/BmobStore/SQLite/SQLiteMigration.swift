@@ -20,5 +20,6 @@ package struct SQLiteMigration: Sendable {
         SQLiteMigration(name: "0002-schema-registry", sql: SQLiteSchemaRows.createTable),
         SQLiteMigration(name: "0003-relations", sql: SQLiteRelationRows.createTable),
         SQLiteMigration(name: "0004-indexes", sql: SQLiteIndexRows.createTable),
+        SQLiteMigration(name: "0005-accounts", sql: SQLiteAccountRows.createTables),
     ]
 }

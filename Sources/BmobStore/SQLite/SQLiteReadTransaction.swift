@@ -5,7 +5,7 @@ import BmobWire
 /// Existence of a class is decided by the snapshot itself (the writer may create or drop tables at any
 /// time), so a missing table reads as an absent class rather than an error.
 final class SQLiteReadTransaction: StoreReadTransaction {
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
     private let catalog: SchemaCatalog
     private let ticket: SQLiteReadTicket
     private var isActive = true
@@ -105,7 +105,7 @@ final class SQLiteReadTransaction: StoreReadTransaction {
         return try SQLiteMigrator.appliedNames(connection)
     }
 
-    private func checkUsable() throws {
+    func checkUsable() throws {
         precondition(isActive, "a store transaction was used outside its closure")
         try ticket.checkCancelled()
     }

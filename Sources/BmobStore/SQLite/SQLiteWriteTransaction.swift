@@ -3,7 +3,7 @@ import BmobWire
 /// One job's view of the writer's transaction: its changes run inside the job's savepoint, and its schema
 /// changes go to a private copy of the catalog that the writer keeps only if the job succeeds.
 final class SQLiteWriteTransaction: StoreWriteTransaction {
-    private let connection: SQLiteConnection
+    let connection: SQLiteConnection
     private let caller: String?
     private let time: Int64
     private var isActive = true
@@ -260,7 +260,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
             caller: caller, time: time)
     }
 
-    private func checkActive() {
+    func checkActive() {
         precondition(isActive, "a store transaction was used outside its closure")
     }
 }

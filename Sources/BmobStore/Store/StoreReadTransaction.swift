@@ -56,4 +56,13 @@ package protocol StoreReadTransaction {
     /// Like ``find(_:)``, but each object's fields stay the JSON text the store holds.
     /// - Throws: ``StoreError``.
     func findDocuments(_ query: FindQuery) throws -> [StoredDocument]
+
+    /// The stored password hash of a `_User`, if it has one.
+    func credential(userId: String) throws -> String?
+
+    /// The session whose token hashes to `tokenHash`, expired or not.
+    func session(tokenHash: String) throws -> StoredSession?
+
+    /// A user's sessions, oldest first.
+    func sessions(userId: String) throws -> [StoredSession]
 }

@@ -56,4 +56,21 @@ package protocol StoreWriteTransaction: StoreReadTransaction {
     /// journaled as an update), and its relation rows.
     /// - Throws: ``StoreError`` (``StoreError/Code/notFound`` for an unknown class).
     func removeField(className: String, field: String) throws
+
+    /// Sets a user's password hash (not journaled: it is a secret, not object data).
+    func setCredential(userId: String, hash: String) throws
+
+    /// Records a new session.
+    func insertSession(_ session: StoredSession) throws
+
+    /// Ends one session. Returns whether it existed.
+    @discardableResult
+    func deleteSession(tokenHash: String) throws -> Bool
+
+    /// Ends a user's sessions except `tokenHash` (all of them when `nil`). Returns how many ended.
+    @discardableResult
+    func deleteSessions(userId: String, except tokenHash: String?) throws -> Int
+
+    /// Removes a user's password hash and sessions (when the user is deleted).
+    func deleteAccount(userId: String) throws
 }

@@ -21,4 +21,14 @@ package enum NativeCall: Sendable, Equatable {
     case timestamp
     /// `schemas`: one class's schema, or every class's when `nil`.
     case schemas(className: String?)
+    /// `signup`: a new `_User` from `data` (username, password, …).
+    case signUp(fields: [String: JSONValue])
+    /// `login`: `data.username` (a username, email or phone number) and `data.password`.
+    case logIn(account: String, password: String)
+    /// `check_session`: whether the request's session token belongs to the user `objectId`.
+    case checkSession(objectId: String)
+    /// `logout`: ends the request's session (of the user `data.objectId`).
+    case logOut(objectId: String?)
+    /// `update_user_password`: `data.oldPassword` → `data.newPassword` for the user `objectId`.
+    case updatePassword(objectId: String, oldPassword: String, newPassword: String)
 }

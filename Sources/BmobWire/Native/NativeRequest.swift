@@ -73,6 +73,29 @@ package struct NativeRequest: Sendable, Equatable {
             call = try cloudQuery(body)
         case .schemas:
             call = .schemas(className: try body.string("c"))
+        case .signUp:
+            call = .signUp(fields: try body.dataObject())
+        case .logIn:
+            let data = Members(try body.dataObject())
+            let username = try data.string("username")
+            let email = try data.string("email")
+            let phone = try data.string("mobilePhoneNumber")
+            guard let account = username ?? email ?? phone, let password = try data.string("password") else {
+                throw BmobRequestError(.usernamePasswordRequired, "data.username and data.password are required")
+            }
+            call = .logIn(account: account, password: password)
+        case .checkSession:
+            call = .checkSession(objectId: try body.objectId())
+        case .logOut:
+            let dataObjectId = try Members(try body.dataObject()).string("objectId")
+            let topObjectId = try body.string("objectId")
+            call = .logOut(objectId: dataObjectId ?? topObjectId)
+        case .updateUserPassword:
+            let data = Members(try body.dataObject())
+            guard let oldPassword = try data.string("oldPassword"), let newPassword = try data.string("newPassword") else {
+                throw BmobRequestError(.missingParameter, "data.oldPassword and data.newPassword are required")
+            }
+            call = .updatePassword(objectId: try body.objectId(), oldPassword: oldPassword, newPassword: newPassword)
         }
         return NativeRequest(route: route, call: call, sessionToken: sessionToken)
     }

@@ -1,6 +1,6 @@
 /// The `/8/<route>` names this server answers (after the `/8/secret` handshake, which has its own handler).
 ///
-/// The Objective-C and Android SDKs know more routes (users, SMS, files, push, payments); those are answered
+/// The Objective-C and Android SDKs know more routes (SMS, files, push, payments); those are answered
 /// with an error until a service implements them.
 package enum NativeRoute: String, Sendable, CaseIterable {
     case initialize = "init"
@@ -12,4 +12,9 @@ package enum NativeRoute: String, Sendable, CaseIterable {
     case cloudQuery = "cloud_query"
     case timestamp
     case schemas
+    case signUp = "signup"
+    case logIn = "login"
+    case checkSession = "check_session"
+    case logOut = "logout"
+    case updateUserPassword = "update_user_password"
 }

@@ -19,6 +19,10 @@ package struct FindQuery: Sendable, Hashable {
     /// Also answer the number of matching objects.
     package var count: Bool
     package var aggregation: Aggregation?
+    /// Server side only, never encoded: when set, only objects whose ACL lets one of these grantees (`*`, a user
+    /// id, `role:Name`) read them, or that have no ACL, match. `nil` applies no ACL (the master key, or the
+    /// server's own lookups).
+    package var readers: Set<String>?
 
     package init(
         className: String,

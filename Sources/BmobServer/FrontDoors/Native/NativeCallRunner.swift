@@ -15,11 +15,15 @@ package struct NativeCallRunner: Sendable {
     package let batch: BatchService
     /// `timestamp`.
     package let time: TimeService
+    /// `signup`, `login`, `check_session`, `logout`, `update_user_password`, and writes to `_User`.
+    package let users: UserService
 
     /// A runner over the server's services (the same instances REST uses).
     package init(
-        objects: ObjectService, queries: QueryService, schemas: SchemaService, batch: BatchService, time: TimeService
+        objects: ObjectService, queries: QueryService, schemas: SchemaService, batch: BatchService, time: TimeService,
+        users: UserService
     ) {
+        self.users = users
         self.objects = objects
         self.queries = queries
         self.schemas = schemas
@@ -39,6 +43,26 @@ package struct NativeCallRunner: Sendable {
             var members = time.timestamp(context: context)
             members["S"] = members["timestamp"]
             return JSONValue.object(members).jsonBytes
+        case .create(UserService.className, let fields), .signUp(let fields):
+            let login = try await users.signUp(body: fields, context: context)
+            return UserRoutes.rendered(login, context).jsonBytes
+        case .logIn(let account, let password):
+            return UserRoutes.rendered(try await users.logIn(account: account, password: password, context: context), context).jsonBytes
+        case .checkSession(let objectId):
+            let valid = try await users.checkSession(userId: objectId, context: context)
+            return JSONValue.object(["msg": .string(valid ? "ok" : "fail")]).jsonBytes
+        case .logOut(let objectId):
+            try await users.logOut(userId: objectId, context: context)
+            return JSONValue.object(["msg": "ok"]).jsonBytes
+        case .updatePassword(let objectId, let oldPassword, let newPassword):
+            try await users.updatePassword(userId: objectId, oldPassword: oldPassword, newPassword: newPassword, context: context)
+            return JSONValue.object(["msg": "ok"]).jsonBytes
+        case .update(UserService.className, let objectId, let body):
+            let user = try await users.update(userId: objectId, body: body, context: context)
+            return JSONValue.object(["updatedAt": .string(context.renderer.date(user.updatedAt))]).jsonBytes
+        case .delete(UserService.className, let objectId):
+            try await users.delete(userId: objectId, context: context)
+            return JSONValue.object(["msg": "ok"]).jsonBytes
         case .create(let className, let fields):
             let object = try await objects.create(className: className, body: fields, context: context)
             let answer: JSONValue = [

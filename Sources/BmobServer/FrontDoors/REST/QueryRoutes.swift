@@ -1,5 +1,5 @@
 import BmobHTTP
-import BmobWire
+package import BmobWire
 
 /// REST queries: `GET /1/classes/<C>` with `where`, `order`, `limit`, `skip`, `keys`, `include`, `count` and
 /// the statistics parameters, and BQL through `GET /1/cloudQuery?bql=…&values=[…]`.
@@ -15,7 +15,7 @@ package enum QueryRoutes {
         }
     }
 
-    private static func decode(className: String, _ parameters: [(name: String, value: String)]) throws(BmobAPIError) -> FindQuery {
+    package static func decode(className: String, _ parameters: [(name: String, value: String)]) throws(BmobAPIError) -> FindQuery {
         do {
             return try FindQueryDecoder.decode(className: className, parameters: parameters)
         } catch {

@@ -6,10 +6,13 @@ package import BmobWire
 package struct ObjectService: Sendable {
     package let clock: ServerClock
     package let ids: ObjectIdGenerator
+    /// Whose ACLs apply: reads, updates and deletes of objects the caller may not access answer 101.
+    package let access: AccessControl
 
-    package init(clock: ServerClock, ids: ObjectIdGenerator = .ascending) {
+    package init(clock: ServerClock, ids: ObjectIdGenerator = .ascending, access: AccessControl = .anonymousOnly) {
         self.clock = clock
         self.ids = ids
+        self.access = access
     }
 
     /// Classes that have their own endpoints and rules; `/1/classes` may read them but not write them.
@@ -39,26 +42,35 @@ package struct ObjectService: Sendable {
         let ids = self.ids
         return try await Self.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
-                let mutation = try ObjectMutation(body: body, fields: [:], knownSchema: try transaction.schema(className: className))
-                try transaction.recordFields(className: className, fields: mutation.schema)
-                var object = StoredObject(
-                    className: className, objectId: ids.make(), createdAt: now, updatedAt: now,
-                    acl: mutation.acl ?? nil, fields: mutation.fields)
-                // 40-bit ids collide rarely; a fresh one settles it.
-                var attempts = 0
-                while true {
-                    do {
-                        try transaction.insert(object)
-                        break
-                    } catch let error as StoreError where error.isObjectIdCollision && attempts < 5 {
-                        attempts += 1
-                        object.objectId = ids.make()
-                    }
-                }
-                try Self.applyRelations(mutation, className: className, objectId: object.objectId, transaction: transaction)
-                return object
+                try Self.insert(className: className, body: body, now: now, ids: ids, transaction: transaction)
             }
         }
+    }
+
+    /// Creates an object inside a write the caller runs (the user service adds its own rows to the same
+    /// transaction). No class rules are checked here.
+    package static func insert(
+        className: String, body: [String: JSONValue], now: Int64, ids: ObjectIdGenerator,
+        transaction: any StoreWriteTransaction
+    ) throws -> StoredObject {
+        let mutation = try ObjectMutation(body: body, fields: [:], knownSchema: try transaction.schema(className: className))
+        try transaction.recordFields(className: className, fields: mutation.schema)
+        var object = StoredObject(
+            className: className, objectId: ids.make(), createdAt: now, updatedAt: now,
+            acl: mutation.acl ?? nil, fields: mutation.fields)
+        // 40-bit ids collide rarely; a fresh one settles it.
+        var attempts = 0
+        while true {
+            do {
+                try transaction.insert(object)
+                break
+            } catch let error as StoreError where error.isObjectIdCollision && attempts < 5 {
+                attempts += 1
+                object.objectId = ids.make()
+            }
+        }
+        try applyRelations(mutation, className: className, objectId: object.objectId, transaction: transaction)
+        return object
     }
 
     /// Applies a body to an existing object.
@@ -67,22 +79,32 @@ package struct ObjectService: Sendable {
     /// - Throws: ``BmobAPIError`` 101 when it does not exist, and the create errors.
     package func update(className: String, objectId: String, body: [String: JSONValue], context: AppContext) async throws -> StoredObject {
         try Self.validateWritable(className)
+        let scope = try await access.scope(context)
         let now = clock.nowMilliseconds()
         return try await Self.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
-                guard var object = try transaction.fetch(className: className, objectId: objectId) else {
-                    throw BmobAPIError.objectNotFound(objectId)
-                }
-                let mutation = try ObjectMutation(body: body, fields: object.fields, knownSchema: try transaction.schema(className: className))
-                try transaction.recordFields(className: className, fields: mutation.schema)
-                object.fields = mutation.fields
-                if let acl = mutation.acl { object.acl = acl }
-                object.updatedAt = max(now, object.updatedAt)
-                try transaction.update(object)
-                try Self.applyRelations(mutation, className: className, objectId: objectId, transaction: transaction)
-                return object
+                try Self.checkWritable(className: className, objectId: objectId, scope: scope, transaction: transaction)
+                return try Self.update(className: className, objectId: objectId, body: body, now: now, transaction: transaction)
             }
         }
+    }
+
+    /// Applies a body to an existing object inside a write the caller runs. No class rules are checked here.
+    package static func update(
+        className: String, objectId: String, body: [String: JSONValue], now: Int64,
+        transaction: any StoreWriteTransaction
+    ) throws -> StoredObject {
+        guard var object = try transaction.fetch(className: className, objectId: objectId) else {
+            throw BmobAPIError.objectNotFound(objectId)
+        }
+        let mutation = try ObjectMutation(body: body, fields: object.fields, knownSchema: try transaction.schema(className: className))
+        try transaction.recordFields(className: className, fields: mutation.schema)
+        object.fields = mutation.fields
+        if let acl = mutation.acl { object.acl = acl }
+        object.updatedAt = max(now, object.updatedAt)
+        try transaction.update(object)
+        try applyRelations(mutation, className: className, objectId: objectId, transaction: transaction)
+        return object
     }
 
     /// Deletes an object.
@@ -90,11 +112,10 @@ package struct ObjectService: Sendable {
     /// - Throws: ``BmobAPIError`` 101 when it does not exist.
     package func delete(className: String, objectId: String, context: AppContext) async throws {
         try Self.validateWritable(className)
+        let scope = try await access.scope(context)
         try await Self.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
-                guard try transaction.fetch(className: className, objectId: objectId) != nil else {
-                    throw BmobAPIError.objectNotFound(objectId)
-                }
+                try Self.checkWritable(className: className, objectId: objectId, scope: scope, transaction: transaction)
                 try transaction.delete(className: className, objectId: objectId)
             }
         }
@@ -105,14 +126,17 @@ package struct ObjectService: Sendable {
     /// - Throws: ``BmobAPIError`` 101 when it does not exist.
     package func get(className: String, objectId: String, include: [String], keys: [String]?, context: AppContext) async throws -> JSONValue {
         try Self.validateClassName(className)
+        let scope = try await access.scope(context)
         let renderer = context.renderer
         return try await Self.mapStoreErrors {
             try await context.store.read { transaction in
-                guard let object = try transaction.fetch(className: className, objectId: objectId) else {
+                guard let object = try transaction.fetch(className: className, objectId: objectId),
+                    scope.canRead(object.acl)
+                else {
                     throw BmobAPIError.objectNotFound(objectId)
                 }
                 var rendered = renderer.render(object, keys: keys.map { Set($0.map(Self.topLevel)) })
-                try Self.expand(&rendered, include: include, renderer: renderer, transaction: transaction)
+                try Self.expand(&rendered, include: include, scope: scope, renderer: renderer, transaction: transaction)
                 return .object(rendered)
             }
         }
@@ -128,17 +152,21 @@ package struct ObjectService: Sendable {
     package static func expand(
         _ object: inout [String: JSONValue],
         include: [String],
+        scope: AccessScope,
         renderer: ObjectRenderer,
         transaction: any StoreReadTransaction
     ) throws {
         for path in include where !path.isEmpty {
-            try expand(&object, segments: IncludeSegment.parse(path)[...], renderer: renderer, transaction: transaction, depth: 0)
+            try expand(
+                &object, segments: IncludeSegment.parse(path)[...], scope: scope, renderer: renderer,
+                transaction: transaction, depth: 0)
         }
     }
 
     private static func expand(
         _ object: inout [String: JSONValue],
         segments: ArraySlice<IncludeSegment>,
+        scope: AccessScope,
         renderer: ObjectRenderer,
         transaction: any StoreReadTransaction,
         depth: Int
@@ -149,7 +177,8 @@ package struct ObjectService: Sendable {
         var target: [String: JSONValue]
         if let pointer = PointerValue(json: value) {
             guard BmobName.isValidClassName(pointer.className),
-                let stored = try transaction.fetch(className: pointer.className, objectId: pointer.objectId)
+                let stored = try transaction.fetch(className: pointer.className, objectId: pointer.objectId),
+                scope.canRead(stored.acl)
             else { return }
             target = renderer.render(stored, keys: keys)
             target["__type"] = "Object"
@@ -159,8 +188,20 @@ package struct ObjectService: Sendable {
         } else {
             return
         }
-        try expand(&target, segments: segments.dropFirst(), renderer: renderer, transaction: transaction, depth: depth + 1)
+        try expand(
+            &target, segments: segments.dropFirst(), scope: scope, renderer: renderer, transaction: transaction,
+            depth: depth + 1)
         object[segment.field] = .object(target)
+    }
+
+    /// 101 when the object does not exist or its ACL does not let `scope` write it (the same answer, so that
+    /// an ACL does not reveal that the object exists).
+    package static func checkWritable(
+        className: String, objectId: String, scope: AccessScope, transaction: any StoreWriteTransaction
+    ) throws {
+        guard let object = try transaction.fetch(className: className, objectId: objectId), scope.canWrite(object.acl) else {
+            throw BmobAPIError.objectNotFound(objectId)
+        }
     }
 
     private static func applyRelations(_ mutation: ObjectMutation, className: String, objectId: String, transaction: any StoreWriteTransaction) throws {

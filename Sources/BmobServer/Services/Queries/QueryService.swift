@@ -4,7 +4,12 @@ package import BmobWire
 /// Finding, counting and aggregating objects: the behaviour behind REST `GET /1/classes/<C>`, `/1/cloudQuery`
 /// and the native protocol's `find` and `cloud_query`.
 package struct QueryService: Sendable {
-    package init() {}
+    /// Whose ACLs apply: results hold only objects the caller may read.
+    package let access: AccessControl
+
+    package init(access: AccessControl = .anonymousOnly) {
+        self.access = access
+    }
 
     /// Runs a find and answers the JSON text of `{"results":[…]}`, plus `"count"` when asked; statistics
     /// queries answer their rows as results.
@@ -15,6 +20,10 @@ package struct QueryService: Sendable {
     /// - Throws: ``BmobAPIError`` (102 bad query values, 103 class names).
     package func find(_ query: FindQuery, context: AppContext) async throws -> [UInt8] {
         try ObjectService.validateClassName(query.className)
+        let scope = try await access.scope(context)
+        var scoped = query
+        scoped.readers = scope.readers
+        let query = scoped
         let renderer = context.renderer
         if query.aggregation == nil, query.keys == nil, query.include.isEmpty, renderer.offsetSeconds == 0 {
             return try await ObjectService.mapStoreErrors {
@@ -25,7 +34,7 @@ package struct QueryService: Sendable {
                 }
             }
         }
-        return try await findValues(query, renderer: renderer, context: context).jsonBytes
+        return try await findValues(query, scope: scope, renderer: renderer, context: context).jsonBytes
     }
 
     /// Runs a BQL statement (REST `/1/cloudQuery`, native `cloud_query`) and answers as ``find(_:context:)``;
@@ -82,7 +91,7 @@ package struct QueryService: Sendable {
         return output
     }
 
-    private func findValues(_ query: FindQuery, renderer: ObjectRenderer, context: AppContext) async throws -> JSONValue {
+    private func findValues(_ query: FindQuery, scope: AccessScope, renderer: ObjectRenderer, context: AppContext) async throws -> JSONValue {
         try await ObjectService.mapStoreErrors {
             try await context.store.read { transaction in
                 if query.aggregation != nil {
@@ -94,7 +103,8 @@ package struct QueryService: Sendable {
                     let keys = query.keys.map { Set($0.map { $0.split(separator: ".").first.map(String.init) ?? $0 }) }
                     for object in try transaction.find(query) {
                         var rendered = renderer.render(object, keys: keys)
-                        try ObjectService.expand(&rendered, include: query.include, renderer: renderer, transaction: transaction)
+                        try ObjectService.expand(
+                            &rendered, include: query.include, scope: scope, renderer: renderer, transaction: transaction)
                         results.append(.object(rendered))
                     }
                 }
