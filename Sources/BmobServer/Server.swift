@@ -68,7 +68,8 @@ package final class Server: Sendable {
         let time = TimeService(clock: clock)
         TimestampRoutes.register(in: &router, time: time)
         let users = UserService(clock: clock, hashing: pool)
-        let access = AccessControl { context in try await users.scope(context) }
+        let roles = RoleService(clock: clock, users: users)
+        let access = AccessControl { context in try await roles.scope(context) }
         let objects = ObjectService(clock: clock, access: access)
         ObjectRoutes.register(in: &router, objects: objects)
         let batch = BatchService(objects: objects)
@@ -78,6 +79,7 @@ package final class Server: Sendable {
         QueryRoutes.register(in: &router, queries: queries)
         SchemaRoutes.register(in: &router, schemas: schemas)
         UserRoutes.register(in: &router, users: users, objects: objects, queries: queries)
+        RoleRoutes.register(in: &router, roles: roles, objects: objects, queries: queries)
         NativeRoutes.register(in: &router, calls: NativeCallRunner(
                 objects: objects, queries: queries, schemas: schemas, batch: batch, time: time, users: users))
         let responder = BmobResponder(router: router, server: context)

@@ -21,5 +21,6 @@ package struct SQLiteMigration: Sendable {
         SQLiteMigration(name: "0003-relations", sql: SQLiteRelationRows.createTable),
         SQLiteMigration(name: "0004-indexes", sql: SQLiteIndexRows.createTable),
         SQLiteMigration(name: "0005-accounts", sql: SQLiteAccountRows.createTables),
+        SQLiteMigration(name: "0006-class-permissions", sql: SQLitePermissionRows.createTable),
     ]
 }

@@ -6,7 +6,7 @@ import BmobWire
 /// time), so a missing table reads as an absent class rather than an error.
 final class SQLiteReadTransaction: StoreReadTransaction {
     let connection: SQLiteConnection
-    private let catalog: SchemaCatalog
+    let catalog: SchemaCatalog
     private let ticket: SQLiteReadTicket
     private var isActive = true
 

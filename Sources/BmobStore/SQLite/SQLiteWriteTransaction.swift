@@ -8,7 +8,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     private let time: Int64
     private var isActive = true
     /// The catalog as this job sees it, including its own changes.
-    private(set) var catalog: SchemaCatalog
+    var catalog: SchemaCatalog
 
     init(connection: SQLiteConnection, catalog: SchemaCatalog, caller: String?, time: Int64) {
         self.connection = connection
@@ -140,7 +140,9 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         try SQLiteSchemaRows.deleteClass(connection, className: className)
         try SQLiteIndexRows.deleteClass(connection, className: className)
         try SQLiteRelationRows.deleteClass(connection, className: className)
+        try SQLitePermissionRows.set(connection, className: className, permissions: nil)
         catalog.classes[className] = nil
+        catalog.permissions[className] = nil
         try journal(className, nil, .dropClass, before: nil, after: nil)
     }
 

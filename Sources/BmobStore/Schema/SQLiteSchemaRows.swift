@@ -43,6 +43,7 @@ enum SQLiteSchemaRows {
             }
             catalog.classes[className, default: [:]][field] = FieldSchema(type: type, targetClass: targetClass)
         }
+        catalog.permissions = try SQLitePermissionRows.load(connection)
         return catalog
     }
 }

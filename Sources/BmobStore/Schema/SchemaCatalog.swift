@@ -7,6 +7,8 @@ import BmobWire
 struct SchemaCatalog: Sendable, Equatable {
     /// Fields by class; a class is present from its first write, even with no recorded fields.
     var classes: [String: [String: FieldSchema]] = [:]
+    /// Class-level permissions of the classes that have them.
+    var permissions: [String: JSONValue] = [:]
 
     init(classes: [String: [String: FieldSchema]] = [:]) {
         self.classes = classes

@@ -65,4 +65,7 @@ package protocol StoreReadTransaction {
 
     /// A user's sessions, oldest first.
     func sessions(userId: String) throws -> [StoredSession]
+
+    /// The class-level permissions of a class (`{"get":{…},"find":{…},…}`), or `nil` when it has none.
+    func classPermissions(className: String) throws -> JSONValue?
 }

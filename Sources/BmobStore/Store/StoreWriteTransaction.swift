@@ -73,4 +73,7 @@ package protocol StoreWriteTransaction: StoreReadTransaction {
 
     /// Removes a user's password hash and sessions (when the user is deleted).
     func deleteAccount(userId: String) throws
+
+    /// Sets or (with `nil`) removes a class's class-level permissions.
+    func setClassPermissions(className: String, permissions: JSONValue?) throws
 }

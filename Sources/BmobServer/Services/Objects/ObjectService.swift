@@ -38,11 +38,13 @@ package struct ObjectService: Sendable {
     /// - Throws: ``BmobAPIError`` (103, 105, 106, 107, 111, 117 …).
     package func create(className: String, body: [String: JSONValue], context: AppContext) async throws -> StoredObject {
         try Self.validateWritable(className)
+        let scope = try await access.scope(context)
         let now = clock.nowMilliseconds()
         let ids = self.ids
         return try await Self.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
-                try Self.insert(className: className, body: body, now: now, ids: ids, transaction: transaction)
+                try ClassPermissions.check(.create, className: className, scope: scope, transaction: transaction)
+                return try Self.insert(className: className, body: body, now: now, ids: ids, scope: scope, transaction: transaction)
             }
         }
     }
@@ -50,10 +52,12 @@ package struct ObjectService: Sendable {
     /// Creates an object inside a write the caller runs (the user service adds its own rows to the same
     /// transaction). No class rules are checked here.
     package static func insert(
-        className: String, body: [String: JSONValue], now: Int64, ids: ObjectIdGenerator,
+        className: String, body: [String: JSONValue], now: Int64, ids: ObjectIdGenerator, scope: AccessScope = .master,
         transaction: any StoreWriteTransaction
     ) throws -> StoredObject {
-        let mutation = try ObjectMutation(body: body, fields: [:], knownSchema: try transaction.schema(className: className))
+        let knownSchema = try transaction.schema(className: className)
+        let mutation = try ObjectMutation(body: body, fields: [:], knownSchema: knownSchema)
+        try checkNewFields(mutation, knownSchema, className: className, scope: scope, transaction: transaction)
         try transaction.recordFields(className: className, fields: mutation.schema)
         var object = StoredObject(
             className: className, objectId: ids.make(), createdAt: now, updatedAt: now,
@@ -83,21 +87,25 @@ package struct ObjectService: Sendable {
         let now = clock.nowMilliseconds()
         return try await Self.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
+                try ClassPermissions.check(.update, className: className, scope: scope, transaction: transaction)
                 try Self.checkWritable(className: className, objectId: objectId, scope: scope, transaction: transaction)
-                return try Self.update(className: className, objectId: objectId, body: body, now: now, transaction: transaction)
+                return try Self.update(
+                    className: className, objectId: objectId, body: body, now: now, scope: scope, transaction: transaction)
             }
         }
     }
 
     /// Applies a body to an existing object inside a write the caller runs. No class rules are checked here.
     package static func update(
-        className: String, objectId: String, body: [String: JSONValue], now: Int64,
+        className: String, objectId: String, body: [String: JSONValue], now: Int64, scope: AccessScope = .master,
         transaction: any StoreWriteTransaction
     ) throws -> StoredObject {
         guard var object = try transaction.fetch(className: className, objectId: objectId) else {
             throw BmobAPIError.objectNotFound(objectId)
         }
-        let mutation = try ObjectMutation(body: body, fields: object.fields, knownSchema: try transaction.schema(className: className))
+        let knownSchema = try transaction.schema(className: className)
+        let mutation = try ObjectMutation(body: body, fields: object.fields, knownSchema: knownSchema)
+        try checkNewFields(mutation, knownSchema, className: className, scope: scope, transaction: transaction)
         try transaction.recordFields(className: className, fields: mutation.schema)
         object.fields = mutation.fields
         if let acl = mutation.acl { object.acl = acl }
@@ -115,6 +123,7 @@ package struct ObjectService: Sendable {
         let scope = try await access.scope(context)
         try await Self.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
+                try ClassPermissions.check(.delete, className: className, scope: scope, transaction: transaction)
                 try Self.checkWritable(className: className, objectId: objectId, scope: scope, transaction: transaction)
                 try transaction.delete(className: className, objectId: objectId)
             }
@@ -130,6 +139,7 @@ package struct ObjectService: Sendable {
         let renderer = context.renderer
         return try await Self.mapStoreErrors {
             try await context.store.read { transaction in
+                try ClassPermissions.check(.get, className: className, scope: scope, transaction: transaction)
                 guard let object = try transaction.fetch(className: className, objectId: objectId),
                     scope.canRead(object.acl)
                 else {
@@ -192,6 +202,17 @@ package struct ObjectService: Sendable {
             &target, segments: segments.dropFirst(), scope: scope, renderer: renderer, transaction: transaction,
             depth: depth + 1)
         object[segment.field] = .object(target)
+    }
+
+    /// 501 when the write adds fields the class does not have yet and its permissions do not allow `addField`.
+    private static func checkNewFields(
+        _ mutation: ObjectMutation, _ knownSchema: [String: FieldSchema], className: String, scope: AccessScope,
+        transaction: any StoreWriteTransaction
+    ) throws {
+        guard case .grantees = scope, mutation.schema.keys.contains(where: { knownSchema[$0] == nil }) else { return }
+        // A class's first write creates it; only an existing class's permissions can forbid new fields.
+        guard try transaction.classNames().contains(className) else { return }
+        try ClassPermissions.check(.addField, className: className, scope: scope, transaction: transaction)
     }
 
     /// 101 when the object does not exist or its ACL does not let `scope` write it (the same answer, so that

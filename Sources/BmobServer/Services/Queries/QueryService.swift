@@ -28,6 +28,7 @@ package struct QueryService: Sendable {
         if query.aggregation == nil, query.keys == nil, query.include.isEmpty, renderer.offsetSeconds == 0 {
             return try await ObjectService.mapStoreErrors {
                 try await context.store.read { transaction in
+                    try ClassPermissions.check(.find, className: query.className, scope: scope, transaction: transaction)
                     let documents = query.limit > 0 ? try transaction.findDocuments(query) : []
                     let count = query.count ? try transaction.count(query) : nil
                     return Self.encode(documents, count: count, renderer: renderer)
@@ -94,6 +95,7 @@ package struct QueryService: Sendable {
     private func findValues(_ query: FindQuery, scope: AccessScope, renderer: ObjectRenderer, context: AppContext) async throws -> JSONValue {
         try await ObjectService.mapStoreErrors {
             try await context.store.read { transaction in
+                try ClassPermissions.check(.find, className: query.className, scope: scope, transaction: transaction)
                 if query.aggregation != nil {
                     return ["results": .array(try transaction.aggregate(query).map(JSONValue.object))]
                 }

@@ -6,7 +6,8 @@ package import BmobWire
 ///
 /// A schema is `{"className", "fields": {"name": {"type": "String"}, "owner": {"type": "Pointer",
 /// "targetClass": "_User"}}, "indexes": [["score"], ["team", "-score"]]}`; the system fields (`objectId`,
-/// `createdAt`, `updatedAt`, `ACL`) are always listed. `indexes` is this server's extension: each entry is a
+/// `createdAt`, `updatedAt`, `ACL`) are always listed; `classLevelPermissions` (see ``ClassPermissions``) when set.
+/// `indexes` is this server's extension: each entry is a
 /// list of field paths, and queries filtering or ordering on them use the index.
 package struct SchemaService: Sendable {
     package init() {}
@@ -74,6 +75,11 @@ package struct SchemaService: Sendable {
                 for paths in changes.droppedIndexes {
                     try transaction.dropIndex(className: className, paths: paths)
                 }
+                switch changes.permissions {
+                case .keep: break
+                case .remove: try transaction.setClassPermissions(className: className, permissions: nil)
+                case .set(let permissions): try transaction.setClassPermissions(className: className, permissions: permissions.json)
+                }
                 return try Self.schema(className, transaction: transaction)
             }
         }
@@ -108,7 +114,9 @@ package struct SchemaService: Sendable {
             fields[name] = .object(entry)
         }
         let indexes = try transaction.indexes(className: className).map { JSONValue.array($0.map(JSONValue.string)) }
-        return ["className": .string(className), "fields": .object(fields), "indexes": .array(indexes)]
+        var schema: [String: JSONValue] = ["className": .string(className), "fields": .object(fields), "indexes": .array(indexes)]
+        schema["classLevelPermissions"] = try transaction.classPermissions(className: className)
+        return .object(schema)
     }
 }
 
@@ -119,10 +127,18 @@ struct SchemaChanges {
         var unique: Bool
     }
 
+    /// What to do with the class-level permissions.
+    enum PermissionChange {
+        case keep
+        case remove
+        case set(ClassPermissions)
+    }
+
     var fields: [String: FieldSchema] = [:]
     var removedFields: [String] = []
     var indexes: [Index] = []
     var droppedIndexes: [[String]] = []
+    var permissions = PermissionChange.keep
 
     init(_ body: [String: JSONValue]) throws(BmobAPIError) {
         if let declared = body["fields"] {
@@ -146,6 +162,11 @@ struct SchemaChanges {
                 }
                 fields[name] = schema
             }
+        }
+        switch body["classLevelPermissions"] {
+        case nil: break
+        case .null?: permissions = .remove
+        case let declared?: permissions = .set(try ClassPermissions(json: declared))
         }
         if let declared = body["indexes"] {
             guard case .array(let entries) = declared else { throw BmobAPIError(.invalidJSON, "indexes must be an array") }

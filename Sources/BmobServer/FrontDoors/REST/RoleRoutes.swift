@@ -1,0 +1,56 @@
+import BmobHTTP
+import BmobStore
+import BmobWire
+
+/// REST roles: `POST /1/roles` (create), `GET /1/roles` (query), and `GET`, `PUT`, `DELETE`
+/// `/1/roles/<id>`. Writes go through ``RoleService`` and its rules; reads are the ordinary object reads
+/// of the class `_Role`.
+package enum RoleRoutes {
+    /// Adds the role routes to `router`.
+    ///
+    /// - Parameters:
+    ///   - roles: creates, updates and deletes roles.
+    ///   - objects: reads one role.
+    ///   - queries: finds roles.
+    package static func register(
+        in router: inout BmobRouter, roles: RoleService, objects: ObjectService, queries: QueryService
+    ) {
+        router.app(.post, "/1/roles") { request, context in
+            let role = try await roles.create(body: try request.jsonObjectBody(), context: context)
+            var response = HTTPResponse.json(
+                ["createdAt": .string(context.renderer.date(role.createdAt)), "objectId": .string(role.objectId)],
+                status: .created)
+            response.headers.add(name: "Location", value: location(request, objectId: role.objectId))
+            return response
+        }
+        router.app(.get, "/1/roles") { request, context in
+            let query = try QueryRoutes.decode(className: RoleService.className, request.http.queryItems)
+            return .json(bytes: try await queries.find(query, context: context))
+        }
+        router.app(.get, "/1/roles/:objectId") { request, context in
+            let include = request.http.query("include").map(ObjectRoutes.commaList) ?? []
+            let keys = request.http.query("keys").map(ObjectRoutes.commaList)
+            return .json(
+                try await objects.get(
+                    className: RoleService.className, objectId: request.parameter("objectId"), include: include,
+                    keys: keys, context: context))
+        }
+        router.app(.put, "/1/roles/:objectId") { request, context in
+            let role = try await roles.update(
+                objectId: request.parameter("objectId"), body: try request.jsonObjectBody(), context: context)
+            return .json(["updatedAt": .string(context.renderer.date(role.updatedAt))])
+        }
+        router.app(.delete, "/1/roles/:objectId") { request, context in
+            try await roles.delete(objectId: request.parameter("objectId"), context: context)
+            return .json(["msg": "ok"])
+        }
+    }
+
+    /// The `Location` of a created role, on the server's public URL or the request's own host.
+    private static func location(_ request: BmobRequest, objectId: String) -> String {
+        let host =
+            request.http.headers["Host"] ?? "\(request.server.configuration.host):\(request.server.configuration.port)"
+        let base = request.server.configuration.publicURL ?? "http://\(host)"
+        return "\(base)/1/roles/\(objectId)"
+    }
+}
