@@ -47,7 +47,13 @@ package final class Server: Sendable {
         let registry = AppRegistry(dataDirectory: configuration.dataDirectory)
         var createdApp: App?
         if try registry.load().isEmpty {
-            createdApp = try registry.create(name: "Development", now: clock.nowSeconds)
+            // The development app trusts third-party login data, so that apps can be built before the platforms
+            // are set up; `bmob apps` makes apps without it.
+            let trust: JSONValue = ["type": "trust"]
+            createdApp = try registry.create(
+                name: "Development",
+                authProviders: Dictionary(uniqueKeysWithValues: AuthPlatforms.known.map { ($0, trust) }),
+                now: clock.nowSeconds)
         }
         let pool = ThreadPool(threadCount: 2, name: "bmob-blocking")
         let apps: AppDirectory

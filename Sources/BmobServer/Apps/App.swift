@@ -18,6 +18,10 @@ package struct App: Sendable, Equatable {
     package var dateTimeZone: String
     /// When the app was created, seconds since 1970.
     package var createdAt: Int64
+    /// Third-party login, per platform (`weixin`, `qq`, `weibo`, `apple`, …): the validator's settings, e.g.
+    /// `{"type": "oidc", "issuer": …, "audience": …, "jwksURL": …}` or `{"type": "trust"}` (development only).
+    /// A platform not listed cannot log in.
+    package var authProviders: [String: JSONValue]
 
     package init(
         name: String,
@@ -27,8 +31,10 @@ package struct App: Sendable, Equatable {
         secretKey: String,
         timeZone: String = "+08:00",
         dateTimeZone: String = "+00:00",
-        createdAt: Int64
+        createdAt: Int64,
+        authProviders: [String: JSONValue] = [:]
     ) {
+        self.authProviders = authProviders
         self.name = name
         self.applicationId = applicationId
         self.restKey = restKey
@@ -60,6 +66,7 @@ package struct App: Sendable, Equatable {
             "timeZone": .string(timeZone),
             "dateTimeZone": .string(dateTimeZone),
             "createdAt": .int(createdAt),
+            "authProviders": .object(authProviders),
         ]
     }
 
@@ -79,7 +86,8 @@ package struct App: Sendable, Equatable {
             secretKey: try string("secretKey"),
             timeZone: json["timeZone"]?.stringValue ?? "+08:00",
             dateTimeZone: json["dateTimeZone"]?.stringValue ?? "+00:00",
-            createdAt: json["createdAt"]?.int64Value ?? 0
+            createdAt: json["createdAt"]?.int64Value ?? 0,
+            authProviders: json["authProviders"]?.objectValue ?? [:]
         )
     }
 }

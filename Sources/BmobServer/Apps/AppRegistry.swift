@@ -1,4 +1,4 @@
-import BmobWire
+package import BmobWire
 package import Foundation
 
 #if canImport(Glibc)
@@ -58,6 +58,7 @@ package struct AppRegistry: Sendable {
         restKey: String? = nil,
         masterKey: String? = nil,
         secretKey: String? = nil,
+        authProviders: [String: JSONValue] = [:],
         now: Int64
     ) throws -> App {
         guard !name.isEmpty, name.count <= 128 else { throw ConfigurationError("name: expected 1 to 128 characters") }
@@ -67,7 +68,8 @@ package struct AppRegistry: Sendable {
             restKey: restKey ?? AppKeys.makeKey(),
             masterKey: masterKey ?? AppKeys.makeKey(),
             secretKey: secretKey ?? AppKeys.makeSecretKey(),
-            createdAt: now
+            createdAt: now,
+            authProviders: authProviders
         )
         try AppKeys.validateKey(app.applicationId, name: "app-id")
         guard app.applicationId.utf8.allSatisfy({ $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: ".") }) else {

@@ -56,6 +56,7 @@ package final class TestServer: Sendable {
                 restKey: restKey,
                 masterKey: masterKey,
                 secretKey: secretKey,
+                authProviders: Dictionary(uniqueKeysWithValues: AuthPlatforms.known.map { ($0, ["type": "trust"]) }),
                 now: clock.nowSeconds
             )
         }

@@ -217,3 +217,50 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd {
+    @Suite("Seed samples: 第三方登录")
+    @MainActor
+    struct ThirdPartySamples {
+        @Test("login with authData, link another platform, unlink; the same openid logs into the same user")
+        func thirdParty() async throws {
+            _ = try await SDKFixture.server()
+            let openid = "wechat_openid_" + String(UUID().uuidString.prefix(8))
+            // 微信登录示例
+            let authData: [String: Any] = [
+                "openid": openid,
+                "access_token": "wechat_access_token",
+                "expires_in": 7200
+            ]
+
+            let user = try await BmobUser.login(platform: .wechat, authData: authData)
+            #expect(user.objectId != nil && user.sessionToken != nil)
+            #expect(BmobUser.current?.objectId == user.objectId)
+
+            let again = try await BmobUser.login(platform: .wechat, authData: authData)
+            #expect(again.objectId == user.objectId)
+
+            // 绑定第三方账号
+            let qqData: [String: Any] = ["openid": "qq_" + openid, "access_token": "t"]
+            try await user.link(platform: .qq, authData: qqData)
+            let viaQQ = try await BmobUser.login(platform: .qq, authData: qqData)
+            #expect(viaQQ.objectId == user.objectId)
+
+            // 解绑
+            try await user.unlink(platform: .wechat)
+            let stored = try #require(try await SDKFixture.restObject("_User", user.objectId ?? ""))
+            #expect(stored["authData"]?["weixin"] == nil)
+            #expect(stored["authData"]?["qq"]?["openid"] == .string("qq_" + openid))
+            // Logging in with the unlinked account now makes a new user.
+            let fresh = try await BmobUser.login(platform: .wechat, authData: authData)
+            #expect(fresh.objectId != user.objectId)
+            // …which cannot take over the QQ account linked to the first one.
+            await #expect {
+                try await fresh.link(platform: .qq, authData: qqData)
+            } throws: { error in
+                guard case BmobError.serverError(208, _) = error else { return false }
+                return true
+            }
+        }
+    }
+}

@@ -43,7 +43,11 @@ package struct NativeCallRunner: Sendable {
             var members = time.timestamp(context: context)
             members["S"] = members["timestamp"]
             return JSONValue.object(members).jsonBytes
-        case .create(UserService.className, let fields), .signUp(let fields):
+        case .create(UserService.className, var fields), .signUp(var fields):
+            if let authData = fields.removeValue(forKey: "authData") {
+                let (login, _) = try await users.logIn(authData: authData, fields: fields, context: context)
+                return UserRoutes.rendered(login, context).jsonBytes
+            }
             let login = try await users.signUp(body: fields, context: context)
             return UserRoutes.rendered(login, context).jsonBytes
         case .logIn(let account, let password):

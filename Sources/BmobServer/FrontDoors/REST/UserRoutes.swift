@@ -7,7 +7,12 @@ package import BmobWire
 package enum UserRoutes {
     package static func register(in router: inout BmobRouter, users: UserService, objects: ObjectService, queries: QueryService) {
         router.app(.post, "/1/users") { request, context in
-            let login = try await users.signUp(body: try request.jsonObjectBody(), context: context)
+            var body = try request.jsonObjectBody()
+            if let authData = body.removeValue(forKey: "authData") {
+                let (login, created) = try await users.logIn(authData: authData, fields: body, context: context)
+                return .json(rendered(login, context), status: created ? .created : .ok)
+            }
+            let login = try await users.signUp(body: body, context: context)
             var response = HTTPResponse.json(
                 [
                     "createdAt": .string(context.renderer.date(login.user.createdAt)),

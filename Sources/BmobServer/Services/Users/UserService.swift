@@ -15,7 +15,7 @@ package struct UserService: Sendable {
 
     /// Fields a client may not set through updates: the password has its own endpoint, the verification
     /// flags are the server's to set.
-    private static let protectedFields: Set<String> = ["password", "sessionToken", "emailVerified", "mobilePhoneVerified"]
+    static let protectedFields: Set<String> = ["password", "sessionToken", "emailVerified", "mobilePhoneVerified"]
 
     package let clock: ServerClock
     package let ids: ObjectIdGenerator
@@ -23,10 +23,16 @@ package struct UserService: Sendable {
     package let hashing: ThreadPool
     /// How long a session lasts, in milliseconds (Bmob: 7 days).
     package let sessionLifetimeMilliseconds: Int64
+    /// Third-party login checks, by the app's `authProviders` settings.
+    package let validators: AuthDataValidators
 
-    package init(clock: ServerClock, hashing: ThreadPool, ids: ObjectIdGenerator = .ascending, sessionLifetimeSeconds: Int64 = 7 * 24 * 3600) {
+    package init(
+        clock: ServerClock, hashing: ThreadPool, ids: ObjectIdGenerator = .ascending,
+        sessionLifetimeSeconds: Int64 = 7 * 24 * 3600, validators: AuthDataValidators = .builtIn
+    ) {
         self.clock = clock
         self.hashing = hashing
+        self.validators = validators
         self.ids = ids
         self.sessionLifetimeMilliseconds = sessionLifetimeSeconds * 1000
     }
@@ -122,12 +128,6 @@ package struct UserService: Sendable {
         }
     }
 
-    /// The caller's grantees without roles: `*`, plus the session's user id.
-    package func scope(_ context: AppContext) async throws -> AccessScope {
-        guard let userId = try await sessionUserId(context) else { return .anonymous }
-        return .grantees(["*", userId])
-    }
-
     /// Whether the request's session token is a valid session of `userId`.
     package func checkSession(userId: String, context: AppContext) async throws -> Bool {
         try await sessionUserId(context) == userId
@@ -182,6 +182,8 @@ package struct UserService: Sendable {
         try await requireOwner(userId, context)
         var fields = body
         try Self.checkIdentityTypes(fields)
+        let links = try await validatedLinks(fields["authData"], context: context)
+        fields["authData"] = nil
         var newHash: String?
         if case .string(let password)? = fields["password"], context.isMaster, !password.isEmpty {
             newHash = try await hashing.run { _ in PasswordHash.make(password) }
@@ -195,8 +197,12 @@ package struct UserService: Sendable {
         return try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
                 try Self.checkUnique(changes, except: userId, transaction: transaction)
+                var body = changes
+                if let links {
+                    body["authData"] = try Self.linkedAuthData(links, userId: userId, transaction: transaction)
+                }
                 let user = try ObjectService.update(
-                    className: Self.className, objectId: userId, body: changes, now: now, transaction: transaction)
+                    className: Self.className, objectId: userId, body: body, now: now, transaction: transaction)
                 if let hash {
                     try transaction.setCredential(userId: userId, hash: hash)
                     try transaction.deleteSessions(userId: userId, except: nil)
@@ -235,7 +241,7 @@ package struct UserService: Sendable {
     // MARK: - Helpers
 
     /// A new random token and, for a user id, the session row that stores its hash.
-    private func makeSession(now: Int64) -> (String, @Sendable (String) -> StoredSession) {
+    func makeSession(now: Int64) -> (String, @Sendable (String) -> StoredSession) {
         let token = Self.hex(SecureRandom.bytes(16))
         let tokenHash = SHA256.hex(Array(token.utf8))
         let expiresAt = now + sessionLifetimeMilliseconds
@@ -245,7 +251,7 @@ package struct UserService: Sendable {
     /// A valid hash of no one's password, verified against when an account does not exist.
     private static let decoyHash = PasswordHash.make(hex(SecureRandom.bytes(16)))
 
-    private static func hex(_ bytes: [UInt8]) -> String {
+    static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
         var text = ""
         for byte in bytes {
@@ -256,7 +262,7 @@ package struct UserService: Sendable {
     }
 
     /// `username`, `email` and `mobilePhoneNumber` must be strings when present (111 otherwise).
-    private static func checkIdentityTypes(_ fields: [String: JSONValue]) throws {
+    static func checkIdentityTypes(_ fields: [String: JSONValue]) throws {
         for name in ["username", "email", "mobilePhoneNumber", "password"] {
             switch fields[name] {
             case nil, .string?: continue
@@ -269,7 +275,7 @@ package struct UserService: Sendable {
     }
 
     /// 202/203/209 when another user has the username, email or phone number in `fields`.
-    private static func checkUnique(_ fields: [String: JSONValue], except userId: String?, transaction: any StoreWriteTransaction) throws {
+    static func checkUnique(_ fields: [String: JSONValue], except userId: String?, transaction: any StoreWriteTransaction) throws {
         let checks: [(String, BmobErrorCode, String)] = [
             ("username", .usernameTaken, "username"), ("email", .emailTaken, "email"),
             ("mobilePhoneNumber", .mobilePhoneTaken, "mobilePhoneNumber"),
