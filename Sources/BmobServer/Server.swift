@@ -78,7 +78,7 @@ package final class Server: Sendable {
         let access = AccessControl { context in try await roles.scope(context) }
         let objects = ObjectService(clock: clock, access: access)
         ObjectRoutes.register(in: &router, objects: objects)
-        let batch = BatchService(objects: objects)
+        let batch = BatchService(objects: objects, users: users)
         let queries = QueryService(access: access)
         let schemas = SchemaService()
         BatchRoutes.register(in: &router, batch: batch)

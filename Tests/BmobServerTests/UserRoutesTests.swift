@@ -179,4 +179,25 @@ struct UserRoutesTests {
             #expect(try await server.call("PUT", "/1/users/\(id)", json: ["a": 1], headers: session(token)).json?["code"] == 206)
         }
     }
+
+    @Test("batch takes /1/users paths: signup, update with the element's token, delete; 206 without it")
+    func batch() async throws {
+        try await withTestServer { server in
+            let (id, token) = try await signUp(server, ["username": "batcher", "password": "pw"])
+            let response = try await server.call("POST", "/1/batch", json: ["requests": [
+                ["method": "POST", "path": "/1/users", "body": ["username": "made-in-batch", "password": "pw"]],
+                ["method": "PUT", "path": .string("/1/users/\(id)"), "body": ["nickname": "B"], "token": .string(token)],
+                ["method": "PUT", "path": .string("/1/users/\(id)"), "body": ["nickname": "C"]],
+                ["method": "DELETE", "path": .string("/1/users/\(id)"), "token": .string(token)],
+            ]])
+            let items = try #require(response.json?.arrayValue)
+            #expect(items.count == 4)
+            #expect(items[0]["success"]?["sessionToken"]?.stringValue != nil)
+            #expect(items[1]["success"]?["updatedAt"] != nil)
+            #expect(items[2]["error"]?["code"] == 206)
+            #expect(items[3]["success"]?["msg"] == "ok")
+            #expect(try await server.call("GET", "/1/users/\(id)").json?["code"] == 101)
+            #expect(try await server.call("POST", "/1/login", json: ["username": "made-in-batch", "password": "pw"]).status == 200)
+        }
+    }
 }

@@ -71,10 +71,14 @@ package struct BatchItem: Sendable, Equatable {
         var segments =
             path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first
             .map { $0.split(separator: "/").map(String.init) } ?? []
+        // `/1/users[/<id>]` is the `_User` class.
+        if segments.count >= 2, segments.count <= 3, segments.first == "1", segments[1] == "users" {
+            segments.replaceSubrange(1...1, with: ["classes", "_User"])
+        }
         guard segments.count >= 3, segments.count <= 4, segments[0] == "1", segments[1] == "classes" else {
             throw BmobRequestError(
                 .invalidBatchElement,
-                "request \(index) has an unsupported path; expected /1/classes/<class>[/<objectId>]")
+                "request \(index) has an unsupported path; expected /1/classes/<class>[/<objectId>] or /1/users[/<objectId>]")
         }
         segments = segments.map { QueryString.decode($0, plusIsSpace: false) }
         let className = segments[2]

@@ -7,10 +7,14 @@ package import BmobWire
 package struct BatchService: Sendable {
     /// The service each element runs through.
     package let objects: ObjectService
+    /// The service of `_User` elements (`/1/users` paths): signup, and updates and deletes that need the
+    /// user's own session.
+    package let users: UserService?
 
-    /// A batch service running elements through `objects`.
-    package init(objects: ObjectService) {
+    /// A batch service running elements through `objects`, and `_User` elements through `users`.
+    package init(objects: ObjectService, users: UserService? = nil) {
         self.objects = objects
+        self.users = users
     }
 
     /// Runs `items` in order. An element's own `token` replaces the request's session token for that element;
@@ -40,6 +44,7 @@ package struct BatchService: Sendable {
 
     /// Runs one element and returns what goes under `success`.
     private func run(_ item: BatchItem, context: AppContext) async throws -> JSONValue {
+        if let users, let answer = try await runUser(item, users: users, context: context) { return answer }
         switch item.action {
         case .create(let className):
             let object = try await objects.create(className: className, body: item.body, context: context)
@@ -56,6 +61,26 @@ package struct BatchService: Sendable {
         case .get(let className, let objectId):
             return try await objects.get(
                 className: className, objectId: objectId, include: [], keys: nil, context: context)
+        }
+    }
+
+    /// Runs a `_User` element through the user service; `nil` for other classes and for reads.
+    private func runUser(_ item: BatchItem, users: UserService, context: AppContext) async throws -> JSONValue? {
+        switch item.action {
+        case .create(UserService.className):
+            let login = try await users.signUp(body: item.body, context: context)
+            return [
+                "createdAt": .string(context.renderer.date(login.user.createdAt)),
+                "objectId": .string(login.user.objectId), "sessionToken": .string(login.sessionToken),
+            ]
+        case .update(UserService.className, let objectId):
+            let user = try await users.update(userId: objectId, body: item.body, context: context)
+            return ["updatedAt": .string(context.renderer.date(user.updatedAt))]
+        case .delete(UserService.className, let objectId):
+            try await users.delete(userId: objectId, context: context)
+            return ["msg": "ok"]
+        default:
+            return nil
         }
     }
 }
