@@ -88,7 +88,6 @@ package struct ObjectService: Sendable {
         return try await Self.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
                 try ClassPermissions.check(.update, className: className, scope: scope, transaction: transaction)
-                try Self.checkWritable(className: className, objectId: objectId, scope: scope, transaction: transaction)
                 return try Self.update(
                     className: className, objectId: objectId, body: body, now: now, scope: scope, transaction: transaction)
             }
@@ -105,7 +104,9 @@ package struct ObjectService: Sendable {
         }
         let knownSchema = try transaction.schema(className: className)
         let mutation = try ObjectMutation(body: body, fields: object.fields, knownSchema: knownSchema)
+        // Class permissions first (501), then the object's ACL (101, as for a missing object).
         try checkNewFields(mutation, knownSchema, className: className, scope: scope, transaction: transaction)
+        guard scope.canWrite(object.acl) else { throw BmobAPIError.objectNotFound(objectId) }
         try transaction.recordFields(className: className, fields: mutation.schema)
         object.fields = mutation.fields
         if let acl = mutation.acl { object.acl = acl }
@@ -158,7 +159,8 @@ package struct ObjectService: Sendable {
 
     /// Replaces pointer fields named by `include` paths (`post`, `post.author`) with their objects,
     /// `{"__type":"Object","className":…, …fields}`. A segment may select the fields of its object:
-    /// `post[title|likes].author[username]`. Missing targets stay pointers.
+    /// `post[title|likes].author[username]`. Missing targets stay pointers, and so do targets the caller may not
+    /// read: their ACL, or their class's `get` permission (include fetches by id), says no.
     package static func expand(
         _ object: inout [String: JSONValue],
         include: [String],
@@ -188,7 +190,8 @@ package struct ObjectService: Sendable {
         if let pointer = PointerValue(json: value) {
             guard BmobName.isValidClassName(pointer.className),
                 let stored = try transaction.fetch(className: pointer.className, objectId: pointer.objectId),
-                scope.canRead(stored.acl)
+                scope.canRead(stored.acl),
+                (try? ClassPermissions.check(.get, className: pointer.className, scope: scope, transaction: transaction)) != nil
             else { return }
             target = renderer.render(stored, keys: keys)
             target["__type"] = "Object"
