@@ -37,12 +37,15 @@ package final class Server: Sendable {
     /// Prepares the data folder (creating a development app when it has none), opens every app and starts
     /// listening.
     ///
+    /// - Parameter providers: where SMS codes and mails go; by default
+    ///   ``MessageProviders/standard(configuration:logger:pool:clock:)`` (the outbox, SMTP when configured).
     /// - Throws: ``ConfigurationError`` for an unusable data folder or registry, ``IOError`` when the address
     ///   cannot be bound.
     package static func start(
         configuration: ServerConfiguration,
         clock: ServerClock = .system,
-        logger: Logger
+        logger: Logger,
+        providers: MessageProviders? = nil
     ) async throws -> Server {
         let registry = AppRegistry(dataDirectory: configuration.dataDirectory)
         var createdApp: App?
@@ -73,7 +76,7 @@ package final class Server: Sendable {
         SystemRoutes.register(in: &router)
         let time = TimeService(clock: clock)
         TimestampRoutes.register(in: &router, time: time)
-        let users = UserService(clock: clock, hashing: pool)
+        let users = UserService(clock: clock, hashing: pool, validators: .standard(clock: clock))
         let roles = RoleService(clock: clock, users: users)
         let access = AccessControl { context in try await roles.scope(context) }
         let objects = ObjectService(clock: clock, access: access)
@@ -86,8 +89,13 @@ package final class Server: Sendable {
         SchemaRoutes.register(in: &router, schemas: schemas)
         UserRoutes.register(in: &router, users: users, objects: objects, queries: queries)
         RoleRoutes.register(in: &router, roles: roles, objects: objects, queries: queries)
+        let messaging = providers ?? .standard(configuration: configuration, logger: logger, pool: pool, clock: clock)
+        let sms = SmsCodeService(clock: clock, provider: messaging.sms, logger: logger)
+        let email = EmailLinkService(clock: clock, provider: messaging.mail, hashing: pool, logger: logger)
+        VerificationRoutes.register(in: &router, sms: sms, email: email, users: users)
         NativeRoutes.register(in: &router, calls: NativeCallRunner(
-                objects: objects, queries: queries, schemas: schemas, batch: batch, time: time, users: users))
+                objects: objects, queries: queries, schemas: schemas, batch: batch, time: time, users: users,
+                sms: sms, email: email))
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(

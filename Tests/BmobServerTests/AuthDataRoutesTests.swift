@@ -1,6 +1,7 @@
 import BmobServer
 import BmobTesting
 import BmobWire
+import Foundation
 import Testing
 
 @Suite("REST third-party login (authData)")
@@ -50,5 +51,35 @@ struct AuthDataRoutesTests {
                 #expect(answer.json?["code"] == 208, "\(body): \(answer.text)")
             }
         }
+    }
+}
+
+@Suite("REST third-party login with an OpenID Connect provider")
+struct OIDCLoginRoutesTests {
+    @Test("an app configured with an oidc provider logs in by id token; a forged token is 208")
+    func oidcLogin() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-oidc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let registry = AppRegistry(dataDirectory: folder.path)
+        let jwks = try JSONParser.parse(OIDCFixtures.jwksK1)
+        _ = try registry.create(
+            name: "OIDC", applicationId: TestServer.applicationId, restKey: TestServer.restKey,
+            masterKey: TestServer.masterKey, secretKey: TestServer.secretKey,
+            authProviders: ["apple": ["type": "oidc", "issuer": .string(OIDCFixtures.issuer), "audience": .string(OIDCFixtures.audience), "jwks": jwks]],
+            now: OIDCFixtures.now / 1000)
+        let server = try await TestServer.start(dataDirectory: folder, clock: .fixed(OIDCFixtures.now))
+        defer { Task { await server.stop() } }
+        let token = OIDCFixtures.valid.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: " ", with: "")
+        let first = try await server.call("POST", "/1/users", json: ["authData": ["apple": ["id_token": .string(token)]]])
+        #expect(first.status == 201, "\(first.text)")
+        #expect(first.json?["authData"]?["apple"]?["id"] == "user-42")
+        let again = try await server.call("POST", "/1/users", json: ["authData": ["apple": ["id_token": .string(token)]]])
+        #expect(again.status == 200)
+        #expect(again.json?["objectId"] == first.json?["objectId"])
+        let forged = try await server.call("POST", "/1/users", json: ["authData": ["apple": ["id_token": .string(token + "x")]]])
+        #expect(forged.json?["code"] == 208)
+        // This app has no trust provider: claiming a QQ account is refused.
+        let qq = try await server.call("POST", "/1/users", json: ["authData": ["qq": ["openid": "anything"]]])
+        #expect(qq.json?["code"] == 208)
     }
 }

@@ -169,7 +169,7 @@ import Testing
     @Test func unknownRoutesAndRoutesWithoutAServiceAreErrors() async throws {
         try await withTestServer { server in
             let client = NativeTestClient(server)
-            for route in ["nope", "request_sms_code", "functions", "push"] {
+            for route in ["nope", "request_sms", "functions", "push"] {
                 let answer = try await client.call(route, ["c": "_User"])
                 #expect(answer.code == 404)
                 #expect(answer.message.contains("unknown route"))

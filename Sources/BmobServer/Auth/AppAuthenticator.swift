@@ -1,4 +1,5 @@
 package import BmobHTTP
+import BmobIO
 import BmobWire
 
 /// Checks Bmob's app headers: `X-Bmob-Application-Id` with `X-Bmob-REST-API-Key` or `X-Bmob-Master-Key`.
@@ -16,11 +17,13 @@ package enum AppAuthenticator {
         let sessionToken = headers["X-Bmob-Session-Token"].flatMap { $0.isEmpty ? nil : $0 }
         if let masterKey = headers["X-Bmob-Master-Key"] {
             guard AppKeys.constantTimeEquals(masterKey, app.masterKey) else { throw BmobAPIError.unauthorized }
-            return AppContext(runtime: runtime, isMaster: true, sessionToken: sessionToken)
+            return AppContext(
+                runtime: runtime, isMaster: true, sessionToken: sessionToken, clientAddress: request.remoteAddress?.host)
         }
         guard let restKey = headers["X-Bmob-REST-API-Key"], AppKeys.constantTimeEquals(restKey, app.restKey) else {
             throw BmobAPIError.unauthorized
         }
-        return AppContext(runtime: runtime, isMaster: false, sessionToken: sessionToken)
+        return AppContext(
+            runtime: runtime, isMaster: false, sessionToken: sessionToken, clientAddress: request.remoteAddress?.host)
     }
 }

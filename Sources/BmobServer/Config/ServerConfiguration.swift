@@ -24,6 +24,17 @@ package struct ServerConfiguration: Sendable, Equatable {
     package var logLevel = LogLevel.info
     /// SQLite durability: `normal` survives a process crash, `full` also a power loss (slower commits).
     package var sqliteSynchronous = "normal"
+    /// SMTP server for the server's mail (password resets, email verification); `nil` keeps mail in the
+    /// development outbox (`<data>/outbox/<applicationId>.jsonl`). Plain SMTP only, no TLS.
+    package var smtpHost: String?
+    /// SMTP port (default 25).
+    package var smtpPort = 25
+    /// SMTP user for `AUTH PLAIN`; `nil` sends without authenticating.
+    package var smtpUser: String?
+    /// SMTP password for ``smtpUser``.
+    package var smtpPassword: String?
+    /// Sender address of the server's mail (default `no-reply@<smtpHost>`).
+    package var mailFrom: String?
 
     package init() {}
 
@@ -87,6 +98,24 @@ package struct ServerConfiguration: Sendable, Equatable {
             }
             config.sqliteSynchronous = value
         },
+        Setting(key: "smtpHost", environment: "BMOB_SMTP_HOST", flag: "--smtp-host", help: "SMTP server for mail, no TLS (default: mail goes to <data>/outbox)") { config, value throws(ConfigurationError) in
+            config.smtpHost = value.isEmpty ? nil : value
+        },
+        Setting(key: "smtpPort", environment: "BMOB_SMTP_PORT", flag: "--smtp-port", help: "SMTP port (default 25)") { config, value throws(ConfigurationError) in
+            config.smtpPort = try integer(value, key: "smtpPort", range: 1...65535)
+        },
+        Setting(key: "smtpUser", environment: "BMOB_SMTP_USER", flag: "--smtp-user", help: "SMTP user for AUTH PLAIN (default: no authentication)") { config, value throws(ConfigurationError) in
+            config.smtpUser = value.isEmpty ? nil : value
+        },
+        Setting(key: "smtpPassword", environment: "BMOB_SMTP_PASSWORD", flag: "--smtp-password", help: "SMTP password (prefer BMOB_SMTP_PASSWORD or the config file to the command line)") { config, value throws(ConfigurationError) in
+            config.smtpPassword = value
+        },
+        Setting(key: "mailFrom", environment: "BMOB_MAIL_FROM", flag: "--mail-from", help: "sender address of mail (default no-reply@<smtpHost>)") { config, value throws(ConfigurationError) in
+            guard value.contains("@"), !value.unicodeScalars.contains(where: { "\r\n<> ".unicodeScalars.contains($0) }) else {
+                throw ConfigurationError("mailFrom: expected a plain email address, got '\(value)'")
+            }
+            config.mailFrom = value
+        },
     ]
 
     private static func integer(_ text: String, key: String, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
@@ -110,5 +139,7 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.headerTimeoutSeconds == rhs.headerTimeoutSeconds && lhs.bodyTimeoutSeconds == rhs.bodyTimeoutSeconds
             && lhs.idleTimeoutSeconds == rhs.idleTimeoutSeconds && lhs.shutdownGraceSeconds == rhs.shutdownGraceSeconds
             && lhs.logLevel == rhs.logLevel && lhs.sqliteSynchronous == rhs.sqliteSynchronous
+            && lhs.smtpHost == rhs.smtpHost && lhs.smtpPort == rhs.smtpPort && lhs.smtpUser == rhs.smtpUser
+            && lhs.smtpPassword == rhs.smtpPassword && lhs.mailFrom == rhs.mailFrom
     }
 }

@@ -12,6 +12,8 @@ package struct AppContext: Sendable {
     package var sessionToken: String?
     /// The protocol the request came in through.
     package var frontDoor: FrontDoor
+    /// The client's IP address, for per-client limits (failed logins, wrong codes).
+    package var clientAddress: String?
 
     /// Who the journal records as the author of writes: `master`, else the front door (`rest`, `native`).
     package var callerDescription: String {
@@ -23,7 +25,11 @@ package struct AppContext: Sendable {
         ObjectRenderer(offsetSeconds: app.dateOffsetSeconds)
     }
 
-    package init(runtime: AppRuntime, isMaster: Bool, sessionToken: String?, frontDoor: FrontDoor = .rest) {
+    package init(
+        runtime: AppRuntime, isMaster: Bool, sessionToken: String?, frontDoor: FrontDoor = .rest,
+        clientAddress: String? = nil
+    ) {
+        self.clientAddress = clientAddress
         self.app = runtime.app
         self.store = runtime.store
         self.isMaster = isMaster

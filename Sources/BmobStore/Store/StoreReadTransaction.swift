@@ -68,4 +68,20 @@ package protocol StoreReadTransaction {
 
     /// The class-level permissions of a class (`{"get":{…},"find":{…},…}`), or `nil` when it has none.
     func classPermissions(className: String) throws -> JSONValue?
+
+    /// The SMS code with this `smsId`, used or not.
+    func smsCode(smsId: Int64) throws -> StoredSmsCode?
+
+    /// The SMS codes sent to `phone` at or after `since` (milliseconds since 1970), newest first.
+    func smsCodes(phone: String, since: Int64) throws -> [StoredSmsCode]
+
+    /// The codes with these digits, for any phone number, that are unused and unexpired at `now`, newest first.
+    func activeSmsCodes(code: String, now: Int64) throws -> [StoredSmsCode]
+
+    /// The emailed-link token whose secret hashes to `tokenHash`, expired or not.
+    func emailToken(tokenHash: String) throws -> StoredEmailToken?
+
+    /// When the rate-limited events of `kind` (a wrong password, a wrong code, a mail sent, …) for `subject`
+    /// happened, at or after `since`, oldest first.
+    func rateEvents(kind: String, subject: String, since: Int64) throws -> [Int64]
 }

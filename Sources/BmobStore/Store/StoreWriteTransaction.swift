@@ -76,4 +76,26 @@ package protocol StoreWriteTransaction: StoreReadTransaction {
 
     /// Sets or (with `nil`) removes a class's class-level permissions.
     func setClassPermissions(className: String, permissions: JSONValue?) throws
+
+    /// Records a new SMS code (its own `smsId` is ignored) and returns the `smsId` it was given. Not journaled.
+    func insertSmsCode(_ code: StoredSmsCode) throws -> Int64
+
+    /// Saves a code's `usedAt`, `failedAttempts` and `delivery`.
+    func updateSmsCode(_ code: StoredSmsCode) throws
+
+    /// Records an emailed link's token.
+    func insertEmailToken(_ token: StoredEmailToken) throws
+
+    /// Deletes a user's tokens for `purpose` (a link is used once). Returns how many were deleted.
+    @discardableResult
+    func deleteEmailTokens(userId: String, purpose: StoredEmailToken.Purpose) throws -> Int
+
+    /// Records one rate-limited event of `kind` (a wrong password, a wrong code, a mail sent, …) for `subject`.
+    func recordRateEvent(kind: String, subject: String, at time: Int64) throws
+
+    /// Forgets the events of `kind` for `subject` (the failures of an account that logged in, say).
+    func clearRateEvents(kind: String, subject: String) throws
+
+    /// Deletes SMS codes made, email tokens expired and rate-limited events recorded before `time`.
+    func pruneVerification(before time: Int64) throws
 }

@@ -33,11 +33,14 @@ package final class TestServer: Sendable {
     /// - Parameters:
     ///   - dataDirectory: reuse this folder (to test restarts); by default a new temporary one, removed by ``stop()``.
     ///   - clock: the server's clock.
+    ///   - providers: where SMS codes and mails go (a ``RecordingMessageProvider``, say); by default the
+    ///     development outbox in the data folder (read it with ``outbox()``).
     ///   - configure: changes to the configuration (limits, timeouts, loops) before start.
     package static func start(
         dataDirectory: URL? = nil,
         clock: ServerClock = .system,
         logger: Logger = .disabled,
+        providers: MessageProviders? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let directory = dataDirectory ?? FileManager.default.temporaryDirectory
@@ -60,7 +63,8 @@ package final class TestServer: Sendable {
                 now: clock.nowSeconds
             )
         }
-        let server = try await Server.start(configuration: configuration, clock: clock, logger: logger)
+        let server = try await Server.start(
+            configuration: configuration, clock: clock, logger: logger, providers: providers)
         return TestServer(server: server, dataDirectory: directory, ownsDirectory: dataDirectory == nil)
     }
 

@@ -97,6 +97,10 @@ package struct BmobErrorCode: RawRepresentable, Hashable, Sendable, CustomString
     package static let smsRateLimited = Self(10010)
     /// Requests-per-second limit reached.
     package static let rateLimited = Self(10076)
+    /// Too many wrong passwords or verification codes: the account, phone number or client is locked out for a
+    /// while. Bmob has no code of its own for this; it shares 10076 with ``rateLimited``, the code clients
+    /// already treat as "slow down and retry later".
+    package static let tooManyFailedAttempts = Self(10076)
     /// Malformed HTTP request (not a Bmob code; the HTTP status, echoed in `code`).
     package static let badRequest = Self(400)
     /// No route for the request (the HTTP status, echoed in `code`).

@@ -31,4 +31,21 @@ package enum NativeCall: Sendable, Equatable {
     case logOut(objectId: String?)
     /// `update_user_password`: `data.oldPassword` → `data.newPassword` for the user `objectId`.
     case updatePassword(objectId: String, oldPassword: String, newPassword: String)
+    /// `request_sms_code`: a code for `mobilePhoneNumber`, with an optional `template` (in `data`, or at the top
+    /// level as the vendor Swift SDK sends them).
+    case requestSmsCode(mobilePhoneNumber: String?, template: String?)
+    /// `verify_sms_code`: checks and uses up `smsCode` for `mobilePhoneNumber` (in `data` or at the top level).
+    case verifySmsCode(mobilePhoneNumber: String?, smsCode: String?)
+    /// `query_sms`: the delivery state of the code `smsId` (a number, or digits in a string).
+    case querySms(smsId: Int64)
+    /// `login_or_signup`, and `login` / `signup` whose `data` has an `smsCode`: the user with that phone number,
+    /// made when `allowSignUp` and there is none; `fields` is the rest of `data`.
+    case logInWithSmsCode(mobilePhoneNumber: String?, smsCode: String?, fields: [String: JSONValue], allowSignUp: Bool)
+    /// `phone_reset`, and `reset` without `data.email`: a new `password` for the user of `smsCode` (the phone
+    /// number is optional: a code in use names one).
+    case resetPasswordBySmsCode(smsCode: String?, password: String?, mobilePhoneNumber: String?)
+    /// `reset` with `data.email`: mails a password-reset link.
+    case requestPasswordReset(email: String?)
+    /// `email_verify`: mails an email-verification link to `data.email`.
+    case requestEmailVerify(email: String?)
 }

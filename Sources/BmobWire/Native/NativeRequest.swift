@@ -74,8 +74,16 @@ package struct NativeRequest: Sendable, Equatable {
         case .schemas:
             call = .schemas(className: try body.string("c"))
         case .signUp:
+            if let phoneLogin = try smsCodeLogin(body, allowSignUp: true) {
+                call = phoneLogin
+                break
+            }
             call = .signUp(fields: try body.dataObject())
         case .logIn:
+            if let phoneLogin = try smsCodeLogin(body, allowSignUp: false) {
+                call = phoneLogin
+                break
+            }
             let data = Members(try body.dataObject())
             let username = try data.string("username")
             let email = try data.string("email")
@@ -96,8 +104,63 @@ package struct NativeRequest: Sendable, Equatable {
                 throw BmobRequestError(.missingParameter, "data.oldPassword and data.newPassword are required")
             }
             call = .updatePassword(objectId: try body.objectId(), oldPassword: oldPassword, newPassword: newPassword)
+        case .requestSmsCode:
+            call = .requestSmsCode(
+                mobilePhoneNumber: try dataOrTop(body, "mobilePhoneNumber"), template: try dataOrTop(body, "template"))
+        case .verifySmsCode:
+            call = .verifySmsCode(
+                mobilePhoneNumber: try dataOrTop(body, "mobilePhoneNumber"), smsCode: try dataOrTop(body, "smsCode"))
+        case .querySms:
+            call = .querySms(smsId: try smsId(body))
+        case .logInOrSignUp:
+            // The service answers 118 for a missing number or code.
+            call = try phoneLogin(body, allowSignUp: true)
+        case .reset, .phoneReset:
+            if route == .reset, let email = try dataOrTop(body, "email") {
+                call = .requestPasswordReset(email: email)
+            } else {
+                call = .resetPasswordBySmsCode(
+                    smsCode: try dataOrTop(body, "smsCode"), password: try dataOrTop(body, "password"),
+                    mobilePhoneNumber: try dataOrTop(body, "mobilePhoneNumber"))
+            }
+        case .emailVerify:
+            call = .requestEmailVerify(email: try dataOrTop(body, "email"))
         }
         return NativeRequest(route: route, call: call, sessionToken: sessionToken)
+    }
+
+    /// The phone login of `login` / `signup` when `data.smsCode` is there, else `nil`.
+    private static func smsCodeLogin(_ body: Members, allowSignUp: Bool) throws(BmobRequestError) -> NativeCall? {
+        guard let code = try body.dataObject()["smsCode"], !code.isNull else { return nil }
+        return try phoneLogin(body, allowSignUp: allowSignUp)
+    }
+
+    /// A phone login with the number and code of `data` (or the top level) and the rest of `data`.
+    private static func phoneLogin(_ body: Members, allowSignUp: Bool) throws(BmobRequestError) -> NativeCall {
+        .logInWithSmsCode(
+            mobilePhoneNumber: try dataOrTop(body, "mobilePhoneNumber"), smsCode: try dataOrTop(body, "smsCode"),
+            fields: try body.dataObject(), allowSignUp: allowSignUp)
+    }
+
+    /// A string member of `data`, else of the top level (the vendor Swift SDK sends SMS fields at the top).
+    private static func dataOrTop(_ body: Members, _ name: String) throws(BmobRequestError) -> String? {
+        let data = try body.dataObject()
+        if data[name] != nil, data[name]?.isNull == false { return try Members(data).string(name) }
+        return try body.string(name)
+    }
+
+    /// `smsId` of `query_sms`, in `data` or at the top level, a number or digits in a string.
+    ///
+    /// - Throws: 118 when missing or not a whole number.
+    private static func smsId(_ body: Members) throws(BmobRequestError) -> Int64 {
+        let value = try body.dataObject()["smsId"] ?? body.members["smsId"]
+        switch value {
+        case .int(let id)?: return id
+        case .double(let number)?: if let id = Int64(exactly: number) { return id }
+        case .string(let text)?: if let id = Int64(text.trimmingSpaces()) { return id }
+        default: break
+        }
+        throw BmobRequestError(.missingParameter, "smsId (a whole number) is required")
     }
 
     /// One object when an `objectId` is given (its `data` may still carry `include` and `keys`), else a query.

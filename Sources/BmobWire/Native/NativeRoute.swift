@@ -17,4 +17,11 @@ package enum NativeRoute: String, Sendable, CaseIterable {
     case checkSession = "check_session"
     case logOut = "logout"
     case updateUserPassword = "update_user_password"
+    case requestSmsCode = "request_sms_code"
+    case verifySmsCode = "verify_sms_code"
+    case querySms = "query_sms"
+    case logInOrSignUp = "login_or_signup"
+    case reset
+    case phoneReset = "phone_reset"
+    case emailVerify = "email_verify"
 }

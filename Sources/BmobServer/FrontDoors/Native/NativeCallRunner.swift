@@ -17,13 +17,19 @@ package struct NativeCallRunner: Sendable {
     package let time: TimeService
     /// `signup`, `login`, `check_session`, `logout`, `update_user_password`, and writes to `_User`.
     package let users: UserService
+    /// `request_sms_code`, `verify_sms_code`, `query_sms`; without it those routes answer 404.
+    package let sms: SmsCodeService?
+    /// `reset` with an email and `email_verify`; without it those routes answer 404.
+    package let email: EmailLinkService?
 
     /// A runner over the server's services (the same instances REST uses).
     package init(
         objects: ObjectService, queries: QueryService, schemas: SchemaService, batch: BatchService, time: TimeService,
-        users: UserService
+        users: UserService, sms: SmsCodeService? = nil, email: EmailLinkService? = nil
     ) {
         self.users = users
+        self.sms = sms
+        self.email = email
         self.objects = objects
         self.queries = queries
         self.schemas = schemas
@@ -100,7 +106,41 @@ package struct NativeCallRunner: Sendable {
             return try await schemas.get(className: className, context: context).jsonBytes
         case .schemas(nil):
             return try await schemas.all(context: context).jsonBytes
+        case .requestSmsCode(let phone, let template):
+            let smsId = try await requireSMS().requestCode(mobilePhoneNumber: phone, template: template, context: context)
+            return JSONValue.object(["smsId": .int(smsId)]).jsonBytes
+        case .verifySmsCode(let phone, let code):
+            try await requireSMS().verify(mobilePhoneNumber: phone, smsCode: code, context: context)
+            return JSONValue.object(["msg": "ok"]).jsonBytes
+        case .querySms(let smsId):
+            return try await requireSMS().status(smsId: smsId, context: context).jsonBytes
+        case .logInWithSmsCode(let phone, let code, let fields, let allowSignUp):
+            let login = try await users.logIn(
+                mobilePhoneNumber: phone, smsCode: code, fields: fields, allowSignUp: allowSignUp, context: context)
+            return UserRoutes.rendered(login.login, context).jsonBytes
+        case .resetPasswordBySmsCode(let code, let password, let phone):
+            try await users.resetPassword(
+                smsCode: code, password: password, mobilePhoneNumber: phone, client: context.clientAddress,
+                context: context)
+            return JSONValue.object(["msg": "ok"]).jsonBytes
+        case .requestPasswordReset(let address):
+            try await requireEmail().requestPasswordReset(email: address, publicURL: server.publicURL, context: context)
+            return JSONValue.object(["msg": "ok"]).jsonBytes
+        case .requestEmailVerify(let address):
+            try await requireEmail().requestEmailVerification(
+                email: address, publicURL: server.publicURL, context: context)
+            return JSONValue.object(["msg": "ok"]).jsonBytes
         }
+    }
+
+    private func requireSMS() throws -> SmsCodeService {
+        guard let sms else { throw BmobAPIError(.notFound, "SMS codes are not set up on this server") }
+        return sms
+    }
+
+    private func requireEmail() throws -> EmailLinkService {
+        guard let email else { throw BmobAPIError(.notFound, "email links are not set up on this server") }
+        return email
     }
 
     /// The hosts a native client uses, all this server, and its clock. `isUp: false` tells clients that files

@@ -1,3 +1,4 @@
+import BmobIO
 import BmobHTTP
 import BmobStore
 import BmobWire
@@ -63,7 +64,8 @@ package enum NativeRoutes {
         do {
             let native = try NativeRequest.open(route: route, body: request.http.body, key: key)
             let context = AppContext(
-                runtime: runtime, isMaster: false, sessionToken: native.sessionToken, frontDoor: .native)
+                runtime: runtime, isMaster: false, sessionToken: native.sessionToken, frontDoor: .native,
+                clientAddress: request.http.remoteAddress?.host)
             let data = try await calls.run(native.call, server: request.server, context: context)
             return sealed(plaintext: NativeEnvelope.successPlaintext(data: data), key: key)
         } catch let error as BmobRequestError {

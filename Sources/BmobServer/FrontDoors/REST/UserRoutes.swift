@@ -7,6 +7,9 @@ package import BmobWire
 package enum UserRoutes {
     package static func register(in router: inout BmobRouter, users: UserService, objects: ObjectService, queries: QueryService) {
         router.app(.post, "/1/users") { request, context in
+            if let phone = try await VerificationRoutes.phoneLogin(request, context, users: users, allowSignUp: true) {
+                return phone
+            }
             var body = try request.jsonObjectBody()
             if let authData = body.removeValue(forKey: "authData") {
                 let (login, created) = try await users.logIn(authData: authData, fields: body, context: context)
@@ -29,6 +32,9 @@ package enum UserRoutes {
             return .json(rendered(login, context))
         }
         router.app(.post, "/1/login") { request, context in
+            if let phone = try await VerificationRoutes.phoneLogin(request, context, users: users, allowSignUp: false) {
+                return phone
+            }
             let body = try request.jsonObjectBody()
             let login = try await users.logIn(
                 account: body["username"]?.stringValue ?? body["email"]?.stringValue

@@ -58,6 +58,7 @@ package struct UserService: Sendable {
         }
         try Self.checkIdentityTypes(fields)
         for name in Self.protectedFields { fields[name] = nil }
+        Self.addVerificationDefaults(to: &fields)
         let userFields = fields
         let hash = try await hashing.run { _ in PasswordHash.make(password) }
         let now = clock.nowMilliseconds()
@@ -84,27 +85,30 @@ package struct UserService: Sendable {
         guard !account.isEmpty, !password.isEmpty else {
             throw BmobAPIError(.usernamePasswordRequired, "username and password are required")
         }
-        let found = try await ObjectService.mapStoreErrors {
-            try await context.store.read { transaction -> (StoredObject, String)? in
-                guard let user = try Self.findAccount(account, transaction: transaction),
-                    let hash = try transaction.credential(userId: user.objectId)
-                else { return nil }
-                return (user, hash)
+        let client = context.clientAddress
+        let now = clock.nowMilliseconds()
+        let (found, hash) = try await ObjectService.mapStoreErrors {
+            try await context.store.read { transaction -> (StoredObject?, String?) in
+                let user = try Self.findAccount(account, transaction: transaction)
+                try Self.checkLoginLimits(
+                    account: account, userId: user?.objectId, client: client, now: now, transaction: transaction)
+                return (user, try user.flatMap { try transaction.credential(userId: $0.objectId) })
             }
         }
         // Hash even for unknown accounts, so that timing does not tell them apart.
-        let stored = found?.1 ?? Self.decoyHash
+        let stored = hash ?? Self.decoyHash
         let valid = try await hashing.run { _ in PasswordHash.verify(password, against: stored) }
-        guard let (user, _) = found, valid else {
+        guard let user = found, hash != nil, valid else {
+            try await recordLoginFailure(account: account, userId: found?.objectId, client: client, context: context)
             throw BmobAPIError(.objectNotFound, "username or password incorrect.")
         }
         let rehash: String? =
             PasswordHash.needsRehash(stored) ? try await hashing.run { _ in PasswordHash.make(password) } : nil
-        let now = clock.nowMilliseconds()
         let (token, session) = makeSession(now: now)
         _ = try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
                 try transaction.insertSession(session(user.objectId))
+                try Self.clearLoginFailures(userId: user.objectId, transaction: transaction)
                 if let rehash { try transaction.setCredential(userId: user.objectId, hash: rehash) }
             }
         }
@@ -191,6 +195,8 @@ package struct UserService: Sendable {
         for name in Self.protectedFields where !(context.isMaster && name.hasSuffix("Verified")) {
             fields[name] = nil
         }
+        // A new address is not verified yet (the master key may say otherwise in the same update).
+        if case .string? = fields["email"], fields["emailVerified"] == nil { fields["emailVerified"] = false }
         let now = clock.nowMilliseconds()
         let hash = newHash
         let changes = fields

@@ -1,7 +1,8 @@
 package import BmobWire
 
 /// Makes an app's third-party login validators from its `authProviders` settings, by each platform's `type`.
-/// Built in: `trust` (``TrustAuthDataValidator``, development only). More types plug in with
+/// Built in: `trust` (``TrustAuthDataValidator``, development only) and, in ``standard(clock:)``, `oidc`. More
+/// types plug in with
 /// ``registering(_:_:)`` before the server starts (an OpenID Connect validator, or WeChat/QQ/Weibo ones that call
 /// those platforms' APIs).
 package struct AuthDataValidators: Sendable {
@@ -10,8 +11,15 @@ package struct AuthDataValidators: Sendable {
 
     private var factories: [String: Factory]
 
-    /// The built-in types.
+    /// The built-in types that need no server state: `trust`.
     package static let builtIn = AuthDataValidators(factories: ["trust": { _ in TrustAuthDataValidator() }])
+
+    /// What a server uses: `trust`, and `oidc` (``OIDCAuthDataValidator``) with one key-set cache for the
+    /// server, so that logins share the providers' fetched keys.
+    package static func standard(clock: ServerClock) -> AuthDataValidators {
+        let keySets = OIDCKeySetCache(clock: clock)
+        return builtIn.registering("oidc") { settings in try OIDCAuthDataValidator(settings: settings, keySets: keySets) }
+    }
 
     private init(factories: [String: Factory]) {
         self.factories = factories

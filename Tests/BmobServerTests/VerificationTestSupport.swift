@@ -1,0 +1,62 @@
+import BmobServer
+import BmobTesting
+import BmobWire
+import Foundation
+
+/// Starts a test server on a hand-moved clock (and, optionally, other message providers), runs `body`, and
+/// always stops the server.
+func withVerificationServer(
+    clock: TestClock = TestClock(start: 1_800_000_000_000),
+    providers: MessageProviders? = nil,
+    _ body: (TestServer, TestClock) async throws -> Void
+) async throws {
+    let server = try await TestServer.start(clock: clock.serverClock, providers: providers)
+    do {
+        try await body(server, clock)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
+}
+
+/// A phone number no other test uses.
+func uniquePhone() -> String {
+    "139" + String(UInt32.random(in: 10_000_000...99_999_999))
+}
+
+extension TestServer {
+    /// Requests a code for `phone` through REST and returns it, read from the development outbox.
+    func smsCode(for phone: String) async throws -> String {
+        let response = try await call("POST", "/1/requestSmsCode", json: ["mobilePhoneNumber": .string(phone)])
+        guard response.status == 200, response.json?["smsId"]?.int64Value != nil,
+            let code = try latestSmsCode(for: phone)
+        else { throw TestFailure("requestSmsCode failed: \(response.status) \(response.text)") }
+        return code
+    }
+
+    /// Signs a user up with username and password (plus `extra` fields) and returns (objectId, sessionToken).
+    func signUpUser(_ username: String, password: String, _ extra: [String: JSONValue] = [:]) async throws -> (
+        String, String
+    ) {
+        var body = extra
+        body["username"] = .string(username)
+        body["password"] = .string(password)
+        let response = try await call("POST", "/1/users", json: .object(body))
+        guard response.status == 201, let id = response.json?["objectId"]?.stringValue,
+            let token = response.json?["sessionToken"]?.stringValue
+        else { throw TestFailure("signup failed: \(response.status) \(response.text)") }
+        return (id, token)
+    }
+
+    /// Whether `token` is a valid session of `userId`.
+    func sessionIsValid(_ userId: String, _ token: String) async throws -> Bool {
+        let response = try await call("GET", "/1/checkSession/\(userId)", headers: [("X-Bmob-Session-Token", token)])
+        return response.json?["msg"] == "ok"
+    }
+
+    /// Logs in with a password through REST; the response.
+    func passwordLogin(_ account: String, _ password: String) async throws -> RawHTTPResponse {
+        try await call("POST", "/1/login", json: ["username": .string(account), "password": .string(password)])
+    }
+}
