@@ -95,7 +95,7 @@ package final class Server: Sendable {
         VerificationRoutes.register(in: &router, sms: sms, email: email, users: users)
         NativeRoutes.register(in: &router, calls: NativeCallRunner(
                 objects: objects, queries: queries, schemas: schemas, batch: batch, time: time, users: users,
-                sms: sms, email: email))
+                sms: sms, email: email, roles: roles))
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(

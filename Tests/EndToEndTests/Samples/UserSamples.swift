@@ -264,3 +264,50 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd {
+    @Suite("Roles from the SDK")
+    @MainActor
+    struct RoleTests {
+        @Test("a role made in the SDK grants its members what an ACL gives the role")
+        func roleGrantsAccess() async throws {
+            _ = try await SDKFixture.server()
+            let suffix = String(UUID().uuidString.prefix(8)).lowercased()
+            let outsider = BmobUser()
+            outsider.username = "outsider" + suffix
+            outsider.password = "pw"
+            try await outsider.signUp()
+            let member = BmobUser()
+            member.username = "member" + suffix
+            member.password = "pw"
+            try await member.signUp()
+
+            let role = BmobRole(name: "Editors" + suffix)
+            role.addUsers([member])
+            let roleACL = BmobACL()
+            roleACL.setReadAccess(enabled: true, forRole: .public)
+            roleACL.setWriteAccess(enabled: true, forUserId: member.objectId ?? "")
+            role.acl = roleACL
+            try await role.save()
+            #expect(role.objectId != nil)
+
+            let note = BmobObject(className: "Note")
+            note["title"] = "editors only " + suffix
+            let acl = BmobACL()
+            acl.setReadAccess(enabled: true, forRoleName: "Editors" + suffix)
+            note.acl = acl
+            try await note.save()
+
+            let query = BmobQuery(className: "Note").whereKey("title", equalTo: "editors only " + suffix)
+            // The member (current user) sees it…
+            #expect(try await query.find().count == 1)
+            // …the outsider does not, nor does anyone without a session.
+            _ = try await BmobUser.login(username: outsider.username ?? "", password: "pw")
+            #expect(try await query.find().isEmpty)
+            BmobUser.logout()
+            #expect(try await query.find().isEmpty)
+            await #expect(throws: BmobError.self) { _ = try await query.get(objectId: note.objectId ?? "") }
+            #expect(role.name == "Editors" + suffix)
+        }
+    }
+}

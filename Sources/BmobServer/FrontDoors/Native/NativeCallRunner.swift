@@ -19,14 +19,17 @@ package struct NativeCallRunner: Sendable {
     package let users: UserService
     /// `request_sms_code`, `verify_sms_code`, `query_sms`; without it those routes answer 404.
     package let sms: SmsCodeService?
+    /// Writes to `_Role` (create, update, delete); `nil` answers them as any managed class (103).
+    package let roles: RoleService?
     /// `reset` with an email and `email_verify`; without it those routes answer 404.
     package let email: EmailLinkService?
 
     /// A runner over the server's services (the same instances REST uses).
     package init(
         objects: ObjectService, queries: QueryService, schemas: SchemaService, batch: BatchService, time: TimeService,
-        users: UserService, sms: SmsCodeService? = nil, email: EmailLinkService? = nil
+        users: UserService, sms: SmsCodeService? = nil, email: EmailLinkService? = nil, roles: RoleService? = nil
     ) {
+        self.roles = roles
         self.users = users
         self.sms = sms
         self.email = email
@@ -72,6 +75,18 @@ package struct NativeCallRunner: Sendable {
             return JSONValue.object(["updatedAt": .string(context.renderer.date(user.updatedAt))]).jsonBytes
         case .delete(UserService.className, let objectId):
             try await users.delete(userId: objectId, context: context)
+            return JSONValue.object(["msg": "ok"]).jsonBytes
+        case .create("_Role", let fields) where roles != nil:
+            let role = try await roles!.create(body: fields, context: context)
+            let answer: JSONValue = [
+                "objectId": .string(role.objectId), "createdAt": .string(context.renderer.date(role.createdAt)),
+            ]
+            return answer.jsonBytes
+        case .update("_Role", let objectId, let body) where roles != nil:
+            let role = try await roles!.update(objectId: objectId, body: body, context: context)
+            return JSONValue.object(["updatedAt": .string(context.renderer.date(role.updatedAt))]).jsonBytes
+        case .delete("_Role", let objectId) where roles != nil:
+            try await roles!.delete(objectId: objectId, context: context)
             return JSONValue.object(["msg": "ok"]).jsonBytes
         case .create(let className, let fields):
             let object = try await objects.create(className: className, body: fields, context: context)
