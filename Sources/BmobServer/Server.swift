@@ -76,7 +76,9 @@ package final class Server: Sendable {
         SystemRoutes.register(in: &router)
         let time = TimeService(clock: clock)
         TimestampRoutes.register(in: &router, time: time)
-        let users = UserService(clock: clock, hashing: pool, validators: .standard(clock: clock))
+        let users = UserService(
+            clock: clock, hashing: pool, sessionLifetimeSeconds: Int64(configuration.sessionLifetimeSeconds),
+            validators: .standard(clock: clock))
         let roles = RoleService(clock: clock, users: users)
         let access = AccessControl { context in try await roles.scope(context) }
         let objects = ObjectService(clock: clock, access: access)

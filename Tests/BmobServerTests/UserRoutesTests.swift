@@ -200,4 +200,51 @@ struct UserRoutesTests {
             #expect(try await server.call("POST", "/1/login", json: ["username": "made-in-batch", "password": "pw"]).status == 200)
         }
     }
+
+    @Test("sessions are listed per user and revoked one by one; the master key sees any user's")
+    func sessionList() async throws {
+        try await withTestServer { server in
+            let (id, token) = try await signUp(server, ["username": "lister", "password": "pw"])
+            let second = try #require(try await server.call("POST", "/1/login", json: ["username": "lister", "password": "pw"]).json?["sessionToken"]?.stringValue)
+            let listed = try await server.call("GET", "/1/users/\(id)/sessions", headers: session(token))
+            let sessions = try #require(listed.json?["results"]?.arrayValue)
+            #expect(sessions.count == 2)
+            #expect(sessions.filter { $0["current"] == true }.count == 1)
+            #expect(listed.text.contains(token) == false && listed.text.contains(second) == false)
+            #expect(try await server.call("GET", "/1/users/\(id)/sessions").json?["code"] == 206)
+            #expect(try await server.call("GET", "/1/users/\(id)/sessions", master: true).json?["results"]?.arrayValue?.count == 2)
+
+            let other = try #require(sessions.first { $0["current"] == false }?["objectId"]?.stringValue)
+            let revoked = try await server.call("DELETE", "/1/users/\(id)/sessions/\(other)", headers: session(token))
+            #expect(revoked.json?["msg"] == "ok")
+            #expect(try await server.call("GET", "/1/checkSession/\(id)", headers: session(second)).json?["msg"] == "fail")
+            #expect(try await server.call("GET", "/1/checkSession/\(id)", headers: session(token)).json?["msg"] == "ok")
+            #expect(try await server.call("DELETE", "/1/users/\(id)/sessions/\(other)", headers: session(token)).json?["code"] == 101)
+        }
+    }
+
+    @Test("malformed auth input: oversized or mistyped fields and bad tokens get Bmob errors")
+    func malformedInput() async throws {
+        try await withTestServer { server in
+            let long = String(repeating: "x", count: 300)
+            let cases: [(JSONValue, Int64)] = [
+                (["username": .string(long), "password": "pw"], 301),
+                (["username": "ok", "password": .string(String(repeating: "p", count: 2000))], 301),
+                (["username": "ok2", "password": "pw", "email": .string(long + "@example.com")], 301),
+                (["username": "ok3", "password": ["nested": true]], 108),
+                (["username": "ok4", "password": "pw", "mobilePhoneNumber": 138], 111),
+            ]
+            for (body, code) in cases {
+                let response = try await server.call("POST", "/1/users", json: body)
+                #expect(response.json?["code"]?.int64Value == code, "\(body): \(response.text)")
+            }
+            let login = try await server.call("POST", "/1/login", json: ["username": .string(long), "password": "pw"])
+            #expect(login.json?["code"] == 101)
+            for token in ["", " ", String(repeating: "a", count: 5000), "\u{0}", "🙂"] {
+                let response = try await server.call("GET", "/1/checkSession/someone", headers: [("X-Bmob-Session-Token", token)])
+                #expect(response.status == 200 || response.status == 400, "\(token.count)")
+                #expect(response.json?["msg"] == "fail" || response.json?["code"] != nil)
+            }
+        }
+    }
 }

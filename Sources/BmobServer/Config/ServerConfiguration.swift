@@ -35,6 +35,8 @@ package struct ServerConfiguration: Sendable, Equatable {
     package var smtpPassword: String?
     /// Sender address of the server's mail (default `no-reply@<smtpHost>`).
     package var mailFrom: String?
+    /// How long a login session lasts, in seconds (Bmob: 7 days).
+    package var sessionLifetimeSeconds = 7 * 24 * 3600
 
     package init() {}
 
@@ -101,6 +103,9 @@ package struct ServerConfiguration: Sendable, Equatable {
         Setting(key: "smtpHost", environment: "BMOB_SMTP_HOST", flag: "--smtp-host", help: "SMTP server for mail, no TLS (default: mail goes to <data>/outbox)") { config, value throws(ConfigurationError) in
             config.smtpHost = value.isEmpty ? nil : value
         },
+        Setting(key: "sessionLifetimeSeconds", environment: "BMOB_SESSION_LIFETIME_SECONDS", flag: "--session-lifetime-seconds", help: "how long a login session lasts (default 604800, 7 days)") { config, value throws(ConfigurationError) in
+            config.sessionLifetimeSeconds = try integer(value, key: "sessionLifetimeSeconds", range: 60...(10 * 365 * 24 * 3600))
+        },
         Setting(key: "smtpPort", environment: "BMOB_SMTP_PORT", flag: "--smtp-port", help: "SMTP port (default 25)") { config, value throws(ConfigurationError) in
             config.smtpPort = try integer(value, key: "smtpPort", range: 1...65535)
         },
@@ -141,5 +146,6 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.logLevel == rhs.logLevel && lhs.sqliteSynchronous == rhs.sqliteSynchronous
             && lhs.smtpHost == rhs.smtpHost && lhs.smtpPort == rhs.smtpPort && lhs.smtpUser == rhs.smtpUser
             && lhs.smtpPassword == rhs.smtpPassword && lhs.mailFrom == rhs.mailFrom
+            && lhs.sessionLifetimeSeconds == rhs.sessionLifetimeSeconds
     }
 }

@@ -2,8 +2,9 @@ import BmobHTTP
 import BmobStore
 package import BmobWire
 
-/// REST users: `/1/users` (signup, query, get, update, delete), `/1/login` (GET and POST), `/1/logout`,
-/// `/1/checkSession/<id>` and `/1/updateUserPassword/<id>` (PUT and POST).
+/// REST users: `/1/users` (signup, query, get, update, delete), `/1/users/<id>/sessions[/<sessionId>]` (list,
+/// revoke), `/1/login` (GET and POST), `/1/logout`, `/1/checkSession/<id>` and `/1/updateUserPassword/<id>`
+/// (PUT and POST).
 package enum UserRoutes {
     package static func register(in router: inout BmobRouter, users: UserService, objects: ObjectService, queries: QueryService) {
         router.app(.post, "/1/users") { request, context in
@@ -63,6 +64,15 @@ package enum UserRoutes {
                     context: context)
                 return .json(["msg": "ok"])
             }
+        }
+        router.app(.get, "/1/users/:objectId/sessions") { request, context in
+            let sessions = try await users.sessions(userId: request.parameter("objectId"), context: context)
+            return .json(["results": .array(sessions)])
+        }
+        router.app(.delete, "/1/users/:objectId/sessions/:sessionId") { request, context in
+            try await users.revokeSession(
+                userId: request.parameter("objectId"), sessionId: request.parameter("sessionId"), context: context)
+            return .json(["msg": "ok"])
         }
         router.app(.get, "/1/users") { request, context in
             let query = try QueryRoutes.decode(className: UserService.className, request.http.queryItems)

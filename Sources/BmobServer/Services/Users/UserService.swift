@@ -13,6 +13,11 @@ package struct UserService: Sendable {
     /// The class of users.
     package static let className = "_User"
 
+    /// The longest username, email or phone number, in UTF-8 bytes.
+    package static let maximumIdentityBytes = 256
+    /// The longest password, in UTF-8 bytes.
+    package static let maximumPasswordBytes = 1024
+
     /// Fields a client may not set through updates: the password has its own endpoint, the verification
     /// flags are the server's to set.
     static let protectedFields: Set<String> = ["password", "sessionToken", "emailVerified", "mobilePhoneVerified"]
@@ -84,6 +89,9 @@ package struct UserService: Sendable {
     package func logIn(account: String, password: String, context: AppContext) async throws -> Login {
         guard !account.isEmpty, !password.isEmpty else {
             throw BmobAPIError(.usernamePasswordRequired, "username and password are required")
+        }
+        guard account.utf8.count <= Self.maximumIdentityBytes, password.utf8.count <= Self.maximumPasswordBytes else {
+            throw BmobAPIError(.objectNotFound, "username or password incorrect.")
         }
         let client = context.clientAddress
         let now = clock.nowMilliseconds()
@@ -160,6 +168,9 @@ package struct UserService: Sendable {
     package func updatePassword(userId: String, oldPassword: String, newPassword: String, context: AppContext) async throws {
         try await requireOwner(userId, context)
         guard !newPassword.isEmpty else { throw BmobAPIError(.missingParameter, "newPassword is required") }
+        guard newPassword.utf8.count <= Self.maximumPasswordBytes, oldPassword.utf8.count <= Self.maximumPasswordBytes else {
+            throw BmobAPIError(.validationFailed, "passwords are at most \(Self.maximumPasswordBytes) bytes")
+        }
         let stored = try await ObjectService.mapStoreErrors {
             try await context.store.read { transaction in try transaction.credential(userId: userId) }
         }
@@ -271,7 +282,13 @@ package struct UserService: Sendable {
     static func checkIdentityTypes(_ fields: [String: JSONValue]) throws {
         for name in ["username", "email", "mobilePhoneNumber", "password"] {
             switch fields[name] {
-            case nil, .string?: continue
+            case nil: continue
+            case .string(let text)?:
+                // Identities are looked up and compared; passwords are hashed: both have sane upper bounds.
+                let limit = name == "password" ? maximumPasswordBytes : maximumIdentityBytes
+                if text.utf8.count > limit {
+                    throw BmobAPIError(.validationFailed, "\(name) is longer than \(limit) bytes")
+                }
             default: throw BmobAPIError(.incorrectType, "invalid type for key '\(name)', expected 'String'")
             }
         }
