@@ -37,15 +37,20 @@ package final class Server: Sendable {
     /// Prepares the data folder (creating a development app when it has none), opens every app and starts
     /// listening.
     ///
-    /// - Parameter providers: where SMS codes and mails go; by default
-    ///   ``MessageProviders/standard(configuration:logger:pool:clock:)`` (the outbox, SMTP when configured).
+    /// - Parameters:
+    ///   - providers: where SMS codes and mails go; by default
+    ///     ``MessageProviders/standard(configuration:logger:pool:clock:)`` (the outbox, SMTP when configured).
+    ///   - authValidators: third-party login validator types; by default
+    ///     ``AuthDataValidators/standard(clock:)`` (`trust` and `oidc`). Add WeChat, QQ or Weibo validators with
+    ///     ``AuthDataValidators/registering(_:_:)`` and name their type in an app's `authProviders`.
     /// - Throws: ``ConfigurationError`` for an unusable data folder or registry, ``IOError`` when the address
     ///   cannot be bound.
     package static func start(
         configuration: ServerConfiguration,
         clock: ServerClock = .system,
         logger: Logger,
-        providers: MessageProviders? = nil
+        providers: MessageProviders? = nil,
+        authValidators: AuthDataValidators? = nil
     ) async throws -> Server {
         let registry = AppRegistry(dataDirectory: configuration.dataDirectory)
         var createdApp: App?
@@ -78,7 +83,7 @@ package final class Server: Sendable {
         TimestampRoutes.register(in: &router, time: time)
         let users = UserService(
             clock: clock, hashing: pool, sessionLifetimeSeconds: Int64(configuration.sessionLifetimeSeconds),
-            validators: .standard(clock: clock))
+            validators: authValidators ?? .standard(clock: clock))
         let roles = RoleService(clock: clock, users: users)
         let access = AccessControl { context in try await roles.scope(context) }
         let objects = ObjectService(clock: clock, access: access)

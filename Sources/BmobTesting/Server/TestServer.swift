@@ -41,6 +41,7 @@ package final class TestServer: Sendable {
         clock: ServerClock = .system,
         logger: Logger = .disabled,
         providers: MessageProviders? = nil,
+        authValidators: AuthDataValidators? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let directory = dataDirectory ?? FileManager.default.temporaryDirectory
@@ -64,7 +65,8 @@ package final class TestServer: Sendable {
             )
         }
         let server = try await Server.start(
-            configuration: configuration, clock: clock, logger: logger, providers: providers)
+            configuration: configuration, clock: clock, logger: logger, providers: providers,
+            authValidators: authValidators)
         return TestServer(server: server, dataDirectory: directory, ownsDirectory: dataDirectory == nil)
     }
 
