@@ -12,10 +12,7 @@ struct ACLTests {
     }
 
     private func signUp(_ server: TestServer, _ name: String) async throws -> Account {
-        let response = try await server.call("POST", "/1/users", json: ["username": .string(name), "password": "pw"])
-        guard let id = response.json?["objectId"]?.stringValue, let token = response.json?["sessionToken"]?.stringValue else {
-            throw TestFailure("signup: \(response.text)")
-        }
+        let (id, token) = try await server.signUpUser(name, password: "pw")
         return Account(id: id, token: token)
     }
 

@@ -6,10 +6,7 @@ import Testing
 @Suite("Class-level permissions")
 struct ClassPermissionTests {
     private func signUp(_ server: TestServer, _ name: String) async throws -> (id: String, headers: [(String, String)]) {
-        let response = try await server.call("POST", "/1/users", json: ["username": .string(name), "password": "pw"])
-        guard let id = response.json?["objectId"]?.stringValue, let token = response.json?["sessionToken"]?.stringValue else {
-            throw TestFailure("signup: \(response.text)")
-        }
+        let (id, token) = try await server.signUpUser(name, password: "pw")
         return (id, [("X-Bmob-Session-Token", token)])
     }
 

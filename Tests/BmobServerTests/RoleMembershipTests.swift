@@ -59,12 +59,7 @@ struct RoleMembershipTests {
 
     /// Signs up and returns (objectId, sessionToken).
     private func signUp(_ server: TestServer, _ username: String) async throws -> (String, String) {
-        let response = try await server.call(
-            "POST", "/1/users", json: ["username": .string(username), "password": "pw"])
-        guard response.status == 201, let id = response.json?["objectId"]?.stringValue,
-            let token = response.json?["sessionToken"]?.stringValue
-        else { throw TestFailure("signup failed: \(response.status) \(response.text)") }
-        return (id, token)
+        try await server.signUpUser(username, password: "pw")
     }
 
     @Test("a user belongs to the roles whose users relation holds it, and to no other")

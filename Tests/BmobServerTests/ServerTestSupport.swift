@@ -33,6 +33,20 @@ extension TestServer {
         return try await request(method, target, headers: headers, body: json.map(\.jsonBytes))
     }
 
+    /// Signs a user up with username and password (plus `extra` fields) and returns (objectId, sessionToken).
+    func signUpUser(_ username: String, password: String, _ extra: [String: JSONValue] = [:]) async throws -> (
+        String, String
+    ) {
+        var body = extra
+        body["username"] = .string(username)
+        body["password"] = .string(password)
+        let response = try await call("POST", "/1/users", json: .object(body))
+        guard response.status == 201, let id = response.json?["objectId"]?.stringValue,
+            let token = response.json?["sessionToken"]?.stringValue
+        else { throw TestFailure("signup failed: \(response.status) \(response.text)") }
+        return (id, token)
+    }
+
     /// Creates an object and returns its id.
     func create(_ className: String, _ fields: JSONValue) async throws -> String {
         let response = try await call("POST", "/1/classes/\(className)", json: fields)

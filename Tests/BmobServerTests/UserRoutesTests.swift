@@ -9,11 +9,10 @@ import Testing
 struct UserRoutesTests {
     /// Signs up and returns (objectId, sessionToken).
     private func signUp(_ server: TestServer, _ fields: JSONValue) async throws -> (String, String) {
-        let response = try await server.call("POST", "/1/users", json: fields)
-        guard response.status == 201, let id = response.json?["objectId"]?.stringValue,
-            let token = response.json?["sessionToken"]?.stringValue
-        else { throw TestFailure("signup failed: \(response.status) \(response.text)") }
-        return (id, token)
+        var extra = fields.objectValue ?? [:]
+        let username = extra.removeValue(forKey: "username")?.stringValue ?? ""
+        let password = extra.removeValue(forKey: "password")?.stringValue ?? ""
+        return try await server.signUpUser(username, password: password, extra)
     }
 
     private func session(_ token: String) -> [(String, String)] {

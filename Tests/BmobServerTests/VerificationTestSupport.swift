@@ -35,20 +35,6 @@ extension TestServer {
         return code
     }
 
-    /// Signs a user up with username and password (plus `extra` fields) and returns (objectId, sessionToken).
-    func signUpUser(_ username: String, password: String, _ extra: [String: JSONValue] = [:]) async throws -> (
-        String, String
-    ) {
-        var body = extra
-        body["username"] = .string(username)
-        body["password"] = .string(password)
-        let response = try await call("POST", "/1/users", json: .object(body))
-        guard response.status == 201, let id = response.json?["objectId"]?.stringValue,
-            let token = response.json?["sessionToken"]?.stringValue
-        else { throw TestFailure("signup failed: \(response.status) \(response.text)") }
-        return (id, token)
-    }
-
     /// Whether `token` is a valid session of `userId`.
     func sessionIsValid(_ userId: String, _ token: String) async throws -> Bool {
         let response = try await call("GET", "/1/checkSession/\(userId)", headers: [("X-Bmob-Session-Token", token)])

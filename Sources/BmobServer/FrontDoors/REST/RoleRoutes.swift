@@ -23,18 +23,7 @@ package enum RoleRoutes {
             response.headers.add(name: "Location", value: location(request, objectId: role.objectId))
             return response
         }
-        router.app(.get, "/1/roles") { request, context in
-            let query = try QueryRoutes.decode(className: RoleService.className, request.http.queryItems)
-            return .json(bytes: try await queries.find(query, context: context))
-        }
-        router.app(.get, "/1/roles/:objectId") { request, context in
-            let include = request.http.query("include").map(ObjectRoutes.commaList) ?? []
-            let keys = request.http.query("keys").map(ObjectRoutes.commaList)
-            return .json(
-                try await objects.get(
-                    className: RoleService.className, objectId: request.parameter("objectId"), include: include,
-                    keys: keys, context: context))
-        }
+        ManagedClassReadRoutes.register(in: &router, path: "/1/roles", className: RoleService.className, objects: objects, queries: queries)
         router.app(.put, "/1/roles/:objectId") { request, context in
             let role = try await roles.update(
                 objectId: request.parameter("objectId"), body: try request.jsonObjectBody(), context: context)

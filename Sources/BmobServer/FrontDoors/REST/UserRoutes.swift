@@ -74,18 +74,7 @@ package enum UserRoutes {
                 userId: request.parameter("objectId"), sessionId: request.parameter("sessionId"), context: context)
             return .json(["msg": "ok"])
         }
-        router.app(.get, "/1/users") { request, context in
-            let query = try QueryRoutes.decode(className: UserService.className, request.http.queryItems)
-            return .json(bytes: try await queries.find(query, context: context))
-        }
-        router.app(.get, "/1/users/:objectId") { request, context in
-            let include = request.http.query("include").map(ObjectRoutes.commaList) ?? []
-            let keys = request.http.query("keys").map(ObjectRoutes.commaList)
-            return .json(
-                try await objects.get(
-                    className: UserService.className, objectId: request.parameter("objectId"), include: include,
-                    keys: keys, context: context))
-        }
+        ManagedClassReadRoutes.register(in: &router, path: "/1/users", className: UserService.className, objects: objects, queries: queries)
         router.app(.put, "/1/users/:objectId") { request, context in
             let user = try await users.update(
                 userId: request.parameter("objectId"), body: try request.jsonObjectBody(), context: context)
