@@ -22,7 +22,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 private let key = NativeEnvelope.key("testsecretkey001")
 private let routes = NativeRoute.allCases.map(\.rawValue) + ["secret", "login", ""]
 /// Codes ``NativeRequest`` and ``NativeUserAgent`` may answer.
-private let requestCodes: Set<Int> = [102, 103, 107, 112, 113, 114, 117, 118, 401, 404, 601]
+private let requestCodes: Set<Int> = [101, 102, 103, 107, 108, 112, 113, 114, 117, 118, 301, 401, 404, 601]
 
 private func checkBase64(_ input: [UInt8]) {
     guard let decoded = Base64.decode(input) else { return }
@@ -98,7 +98,12 @@ private func checkCall(_ call: NativeCall) {
         precondition(!objectId.isEmpty, "empty objectId accepted")
     case .cloudQuery(let bql, _):
         precondition(!bql.isEmpty, "empty BQL accepted")
-    case .initialize, .timestamp, .create, .schemas:
+    case .logIn(let account, let password):
+        precondition(!account.isEmpty && !password.isEmpty, "login without account or password accepted")
+    case .checkSession(let objectId), .updatePassword(let objectId, _, _):
+        precondition(!objectId.isEmpty, "empty objectId accepted")
+    case .initialize, .timestamp, .create, .schemas, .signUp, .logOut, .requestSmsCode, .verifySmsCode, .querySms,
+        .logInWithSmsCode, .resetPasswordBySmsCode, .requestPasswordReset, .requestEmailVerify:
         break
     }
 }
