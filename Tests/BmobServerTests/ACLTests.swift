@@ -81,4 +81,20 @@ struct ACLTests {
             #expect(items.last?["success"] != nil)
         }
     }
+
+    @Test("sub-queries see only what the caller may read: $inQuery cannot reveal hidden objects")
+    func subQueries() async throws {
+        try await withTestServer { server in
+            let alice = try await signUp(server, "alice")
+            let secret = try await server.create("Secret", ["tag": "x", "ACL": .object([alice.id: ["read": true]])])
+            _ = try await server.create("Ref", ["n": 1, "secret": ["__type": "Pointer", "className": "Secret", "objectId": .string(secret)]])
+            let whereJSON = #"{"secret":{"$inQuery":{"where":{"tag":"x"},"className":"Secret"}}}"#
+            let anonymous = try await server.call("GET", "/1/classes/Ref?where=" + queryEncoded(whereJSON))
+            #expect(anonymous.json?["results"]?.arrayValue?.count == 0)
+            let owner = try await server.call("GET", "/1/classes/Ref?where=" + queryEncoded(whereJSON), headers: alice.headers)
+            #expect(owner.json?["results"]?.arrayValue?.count == 1)
+            let master = try await server.call("GET", "/1/classes/Ref?where=" + queryEncoded(whereJSON), master: true)
+            #expect(master.json?["results"]?.arrayValue?.count == 1)
+        }
+    }
 }

@@ -11,12 +11,16 @@ extension SQLConditionCompiler {
         let inner = scope.entering(className: query.className, fields: fields)
         let column = keyPath.map { SQLFieldExpression.comparable($0, schema: $0.schema(in: fields)) } ?? "objectId"
         var fragment = SQLFragment("SELECT \(column) FROM \(table.quoted)")
+        var whereClause = SQLFragment.alwaysTrue
         if let condition = query.condition {
-            let whereClause = try compile(condition, inner)
-            if !whereClause.isAlwaysTrue {
-                fragment.append(" WHERE ")
-                fragment.append(whereClause)
-            }
+            whereClause = try compile(condition, inner)
+        }
+        if let readers {
+            whereClause = .all([whereClause, SQLQueryCompiler.readable(by: readers)])
+        }
+        if !whereClause.isAlwaysTrue {
+            fragment.append(" WHERE ")
+            fragment.append(whereClause)
         }
         return fragment
     }

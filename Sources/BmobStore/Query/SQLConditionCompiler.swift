@@ -13,6 +13,9 @@ struct SQLConditionCompiler {
     let classes: [String: [String: FieldSchema]]
     /// `bmob_distance(…)` of the main query's first `$nearSphere`, if any.
     var nearestOrder: SQLFragment?
+    /// The query's ACL readers (``FindQuery/readers``): sub-queries see only objects they may read too, so that a
+    /// `$inQuery` cannot reveal hidden objects.
+    var readers: Set<String>?
 
     init(classes: [String: [String: FieldSchema]]) {
         self.classes = classes

@@ -99,6 +99,7 @@ package struct SQLQueryCompiler: Sendable {
     /// The query's condition, and when it has ``FindQuery/readers`` the ACL check: no ACL, or an ACL entry of
     /// one of the readers with `"read": true`.
     static func filter(_ query: FindQuery, _ conditions: inout SQLConditionCompiler) throws -> SQLFragment {
+        conditions.readers = query.readers
         let condition = try conditions.compile(query.condition, className: query.className)
         guard let readers = query.readers else { return condition }
         return SQLFragment.all([condition, readable(by: readers)])
