@@ -67,7 +67,11 @@ var targets: [Target] = [
 ]
 
 if fuzz {
-    for name in ["HTTPParser", "WhereParser", "BQLParser", "Regex", "NativeEnvelope"] {
+    let fuzzTargets = [
+        "HTTPParser", "WhereParser", "BQLParser", "Regex",
+        "NativeEnvelope", "WebSocketFrame", "SocketIOPacket",
+    ]
+    for name in fuzzTargets {
         targets.append(.executableTarget(name: "Fuzz\(name)", dependencies: ["BmobWire"], path: "Fuzz/\(name)", exclude: ["corpus"]))
     }
 }

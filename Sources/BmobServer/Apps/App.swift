@@ -22,6 +22,11 @@ package struct App: Sendable, Equatable {
     /// `{"type": "oidc", "issuer": …, "audience": …, "jwksURL": …}` or `{"type": "trust"}` (development only).
     /// A platform not listed cannot log in.
     package var authProviders: [String: JSONValue]
+    /// Whether realtime events (socket.io `server_pub`) ignore object ACLs, as Bmob cloud's do. Off by
+    /// default: socket.io subscribers are anonymous, so with this on, anyone who knows the Application ID
+    /// receives every change of every table, including objects the public may not read. Class permissions
+    /// still apply.
+    package var realtimeIgnoresACL: Bool
 
     package init(
         name: String,
@@ -32,9 +37,11 @@ package struct App: Sendable, Equatable {
         timeZone: String = "+08:00",
         dateTimeZone: String = "+00:00",
         createdAt: Int64,
-        authProviders: [String: JSONValue] = [:]
+        authProviders: [String: JSONValue] = [:],
+        realtimeIgnoresACL: Bool = false
     ) {
         self.authProviders = authProviders
+        self.realtimeIgnoresACL = realtimeIgnoresACL
         self.name = name
         self.applicationId = applicationId
         self.restKey = restKey
@@ -67,6 +74,7 @@ package struct App: Sendable, Equatable {
             "dateTimeZone": .string(dateTimeZone),
             "createdAt": .int(createdAt),
             "authProviders": .object(authProviders),
+            "realtimeIgnoresACL": .bool(realtimeIgnoresACL),
         ]
     }
 
@@ -87,7 +95,8 @@ package struct App: Sendable, Equatable {
             timeZone: json["timeZone"]?.stringValue ?? "+08:00",
             dateTimeZone: json["dateTimeZone"]?.stringValue ?? "+00:00",
             createdAt: json["createdAt"]?.int64Value ?? 0,
-            authProviders: json["authProviders"]?.objectValue ?? [:]
+            authProviders: json["authProviders"]?.objectValue ?? [:],
+            realtimeIgnoresACL: json["realtimeIgnoresACL"]?.boolValue ?? false
         )
     }
 }
