@@ -16,14 +16,7 @@ package enum SHA256 {
 
     /// The SHA-256 digest of `bytes` as 64 lowercase hexadecimal digits.
     package static func hex(_ bytes: some Collection<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(2 * digestCount)
-        for byte in hash(bytes) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        Hex.encode(hash(bytes))
     }
 
     #if canImport(CommonCrypto)

@@ -1,26 +1,15 @@
+import BmobCrypto
+
 /// Generating and checking app keys.
 package enum AppKeys {
     /// 32 lowercase hex characters (128 random bits), the shape of Bmob's Application ID and API keys.
     package static func makeKey() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return randomHex(byteCount: 16, using: &generator)
+        SecureRandom.hex(byteCount: 16)
     }
 
     /// 16 lowercase hex characters: the native protocol uses the secret key's 16 bytes as an AES-128 key.
     package static func makeSecretKey() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return randomHex(byteCount: 8, using: &generator)
-    }
-
-    private static func randomHex(byteCount: Int, using generator: inout some RandomNumberGenerator) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        for _ in 0..<byteCount {
-            let byte = UInt8.random(in: .min ... .max, using: &generator)
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return text
+        SecureRandom.hex(byteCount: 8)
     }
 
     /// A key a user chose: 1–128 visible ASCII characters.

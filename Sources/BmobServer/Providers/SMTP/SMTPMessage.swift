@@ -14,7 +14,7 @@ package enum SMTPMessage {
     ///   - milliseconds: the `Date`, milliseconds since 1970 UTC.
     package static func build(from: String, to: String, subject: String, body: String, milliseconds: Int64) -> [UInt8] {
         let domain = from.split(separator: "@").last.map(String.init) ?? "localhost"
-        let messageId = SHA256.hex(SecureRandom.bytes(16)).prefix(32)
+        let messageId = SecureRandom.hex(byteCount: 16)
         var text = ""
         text += "From: \(from)\r\n"
         text += "To: \(to)\r\n"

@@ -31,7 +31,7 @@ extension UserService {
         for name in Self.protectedFields { userFields[name] = nil }
         userFields["authData"] = [platform: .object(linked)]
         if userFields["username"]?.stringValue?.isEmpty ?? true {
-            userFields["username"] = .string(Self.hex(SecureRandom.bytes(8)))
+            userFields["username"] = .string(SecureRandom.hex(byteCount: 8))
         }
         try Self.checkIdentityTypes(userFields)
         let now = clock.nowMilliseconds()
@@ -105,7 +105,6 @@ extension UserService {
 
     /// The user whose `authData.<platform>.id` is `accountId`.
     static func linkedUser(platform: String, accountId: String, transaction: any StoreReadTransaction) throws -> StoredObject? {
-        let condition = QueryCondition.field(path: "authData.\(platform).id", constraints: [.equalTo(.string(accountId))])
-        return try transaction.find(FindQuery(className: className, condition: condition, limit: 1)).first
+        try users(where: "authData.\(platform).id", is: accountId, limit: 1, transaction: transaction).first
     }
 }

@@ -57,7 +57,7 @@ extension UserService {
         let newUser = body
         let passwordHash = hash
         let now = clock.nowMilliseconds()
-        let (token, session) = phoneSession(now: now)
+        let (token, session) = makeSession(now: now)
         let ids = self.ids
         let outcome = try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction -> PhoneOutcome in
@@ -68,7 +68,7 @@ extension UserService {
                     try SmsCodes.recordMismatch(phone: phone, client: nil, now: now, transaction: transaction)
                     return .wrongCode
                 }
-                if let existing = try Self.user(phone: phone, transaction: transaction) {
+                if let existing = try Self.users(where: "mobilePhoneNumber", is: phone, limit: 1, transaction: transaction).first {
                     try SmsCodes.consume(match, now: now, transaction: transaction)
                     var user = existing
                     if user.fields["mobilePhoneVerified"] != .bool(true) {
@@ -81,7 +81,7 @@ extension UserService {
                 }
                 guard allowSignUp else { return .noUser }
                 try SmsCodes.consume(match, now: now, transaction: transaction)
-                try Self.checkTaken(newUser, transaction: transaction)
+                try Self.checkUnique(newUser, except: nil, transaction: transaction)
                 let user = try ObjectService.insert(
                     className: Self.className, body: newUser, now: now, ids: ids, transaction: transaction)
                 if let passwordHash { try transaction.setCredential(userId: user.objectId, hash: passwordHash) }
@@ -124,7 +124,7 @@ extension UserService {
                     try SmsCodes.recordMismatch(phone: phone, client: client, now: now, transaction: transaction)
                     return .wrongCode
                 }
-                guard let user = try Self.user(phone: match.phone, transaction: transaction) else { return .noUser }
+                guard let user = try Self.users(where: "mobilePhoneNumber", is: match.phone, limit: 1, transaction: transaction).first else { return .noUser }
                 try SmsCodes.consume(match, now: now, transaction: transaction)
                 try transaction.setCredential(userId: user.objectId, hash: hash)
                 try transaction.deleteSessions(userId: user.objectId, except: nil)
@@ -146,34 +146,5 @@ extension UserService {
         case noUser
         case loggedIn(StoredObject, created: Bool)
         case done
-    }
-
-    /// The user with this `mobilePhoneNumber`.
-    private static func user(phone: String, transaction: any StoreReadTransaction) throws -> StoredObject? {
-        let query = FindQuery(
-            className: className, condition: .field(path: "mobilePhoneNumber", constraints: [.equalTo(.string(phone))]),
-            limit: 1)
-        return try transaction.find(query).first
-    }
-
-    /// 202/203 when another user has the new user's username or email.
-    private static func checkTaken(_ fields: [String: JSONValue], transaction: any StoreReadTransaction) throws {
-        for (field, code) in [("username", BmobErrorCode.usernameTaken), ("email", .emailTaken)] {
-            guard case .string(let value)? = fields[field], !value.isEmpty else { continue }
-            let query = FindQuery(
-                className: className, condition: .field(path: field, constraints: [.equalTo(.string(value))]), limit: 1)
-            if try !transaction.find(query).isEmpty { throw BmobAPIError(code, "\(field) '\(value)' already taken.") }
-        }
-    }
-
-    /// A new session token and the row that stores its hash, as password logins make them.
-    private func phoneSession(now: Int64) -> (String, @Sendable (String) -> StoredSession) {
-        let token = SHA256.hex(SecureRandom.bytes(32)).prefix(32)
-        let tokenHash = SHA256.hex(Array(token.utf8))
-        let expiresAt = now + sessionLifetimeMilliseconds
-        return (
-            String(token),
-            { userId in StoredSession(tokenHash: tokenHash, userId: userId, createdAt: now, expiresAt: expiresAt) }
-        )
     }
 }

@@ -259,24 +259,15 @@ package struct UserService: Sendable {
 
     /// A new random token and, for a user id, the session row that stores its hash.
     func makeSession(now: Int64) -> (String, @Sendable (String) -> StoredSession) {
-        let token = Self.hex(SecureRandom.bytes(16))
+        let token = SecureRandom.hex(byteCount: 16)
         let tokenHash = SHA256.hex(Array(token.utf8))
         let expiresAt = now + sessionLifetimeMilliseconds
         return (token, { userId in StoredSession(tokenHash: tokenHash, userId: userId, createdAt: now, expiresAt: expiresAt) })
     }
 
     /// A valid hash of no one's password, verified against when an account does not exist.
-    private static let decoyHash = PasswordHash.make(hex(SecureRandom.bytes(16)))
+    private static let decoyHash = PasswordHash.make(SecureRandom.hex(byteCount: 16))
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef")
-        var text = ""
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return text
-    }
 
     /// `username`, `email` and `mobilePhoneNumber` must be strings when present (111 otherwise).
     static func checkIdentityTypes(_ fields: [String: JSONValue]) throws {
@@ -298,16 +289,15 @@ package struct UserService: Sendable {
     }
 
     /// 202/203/209 when another user has the username, email or phone number in `fields`.
-    static func checkUnique(_ fields: [String: JSONValue], except userId: String?, transaction: any StoreWriteTransaction) throws {
+    static func checkUnique(_ fields: [String: JSONValue], except userId: String?, transaction: any StoreReadTransaction) throws {
         let checks: [(String, BmobErrorCode, String)] = [
             ("username", .usernameTaken, "username"), ("email", .emailTaken, "email"),
             ("mobilePhoneNumber", .mobilePhoneTaken, "mobilePhoneNumber"),
         ]
         for (field, code, label) in checks {
             guard case .string(let value)? = fields[field], !value.isEmpty else { continue }
-            let query = FindQuery(className: className, condition: .field(path: field, constraints: [.equalTo(.string(value))]), limit: 2)
-            let owners = try transaction.find(query).map(\.objectId).filter { $0 != userId }
-            if !owners.isEmpty {
+            let owners = try users(where: field, is: value, limit: 2, transaction: transaction).map(\.objectId)
+            if owners.contains(where: { $0 != userId }) {
                 throw BmobAPIError(code, "\(label) '\(value)' already taken.")
             }
         }
@@ -316,9 +306,14 @@ package struct UserService: Sendable {
     /// The user whose username, email or phone number is `account`.
     private static func findAccount(_ account: String, transaction: any StoreReadTransaction) throws -> StoredObject? {
         for field in ["username", "email", "mobilePhoneNumber"] {
-            let query = FindQuery(className: className, condition: .field(path: field, constraints: [.equalTo(.string(account))]), limit: 1)
-            if let user = try transaction.find(query).first { return user }
+            if let user = try users(where: field, is: account, limit: 1, transaction: transaction).first { return user }
         }
         return nil
+    }
+
+    /// Users whose field (a dot path) equals `value`.
+    static func users(where path: String, is value: String, limit: Int, transaction: any StoreReadTransaction) throws -> [StoredObject] {
+        let condition = QueryCondition.field(path: path, constraints: [.equalTo(.string(value))])
+        return try transaction.find(FindQuery(className: className, condition: condition, limit: limit))
     }
 }

@@ -171,7 +171,7 @@ package struct EmailLinkService: Sendable {
         guard let address = email?.trimmingSpaces(), !address.isEmpty else {
             throw BmobAPIError(.emailMissing, "email is required")
         }
-        let secret = SHA256.hex(SecureRandom.bytes(32))
+        let secret = SecureRandom.hex(byteCount: 32)
         let tokenHash = SHA256.hex(Array(secret.utf8))
         let now = clock.nowMilliseconds()
         let lifetime =
