@@ -7,10 +7,10 @@ extension BmobQuery {
     @discardableResult
     public func whereKey(_ key: String, equalTo value: Any) -> Self {
         encode(value) { json in
-            if let existing = conditions[key], Self.isOperatorObject(existing) {
+            if let existing = state.conditions[key], Self.isOperatorObject(existing) {
                 addOperator(key, "$eq", json)
             } else {
-                conditions[key] = json
+                state.conditions[key] = json
             }
         }
     }
@@ -110,7 +110,7 @@ extension BmobQuery {
     /// Objects that `object`'s relation field `key` holds (`$relatedTo`).
     @discardableResult
     public func whereRelatedTo(_ object: BmobPointer, key: String) -> Self {
-        lock.withLock { conditions["$relatedTo"] = ["object": object.bmobJSON, "key": .string(key)] }
+        lock.withLock { state.conditions["$relatedTo"] = ["object": object.bmobJSON, "key": .string(key)] }
         return self
     }
 
@@ -141,7 +141,7 @@ extension BmobQuery {
             let json = try BmobValueCoding.encode(value)
             lock.withLock { apply(json) }
         } catch {
-            lock.withLock { if conditionError == nil { conditionError = error } }
+            lock.withLock { if state.conditionError == nil { state.conditionError = error } }
         }
         return self
     }
@@ -150,7 +150,7 @@ extension BmobQuery {
     /// `lock` held.
     func addOperator(_ key: String, _ name: String, _ value: JSONValue) {
         var operators: [String: JSONValue] = [:]
-        if let existing = conditions[key] {
+        if let existing = state.conditions[key] {
             if Self.isOperatorObject(existing), let members = existing.objectValue {
                 operators = members
             } else {
@@ -158,7 +158,7 @@ extension BmobQuery {
             }
         }
         operators[name] = value
-        conditions[key] = .object(operators)
+        state.conditions[key] = .object(operators)
     }
 
     static func isOperatorObject(_ value: JSONValue) -> Bool {

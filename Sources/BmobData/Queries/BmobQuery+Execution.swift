@@ -19,7 +19,7 @@ extension BmobQuery {
     public func get(objectId: String) async throws -> BmobObject {
         guard !objectId.isEmpty else { throw BmobError.invalidParameter(reason: "objectId is empty") }
         var request: [String: JSONValue] = ["c": .string(className), "objectId": .string(objectId), "data": .null]
-        let (keys, include) = lock.withLock { (selectedKeys, includedKeys) }
+        let (keys, include) = lock.withLock { (state.selectedKeys, state.includedKeys) }
         if keys != nil || !include.isEmpty {
             var data: [String: JSONValue] = [:]
             if let keys { data["keys"] = .string(keys.joined(separator: ",")) }
@@ -52,35 +52,35 @@ extension BmobQuery {
     func findData(count: Bool, statistics: Bool) throws(BmobError) -> [String: JSONValue] {
         let snapshot = lock.withLock { () -> (BmobError?, [String: JSONValue]) in
             var data: [String: JSONValue] = [:]
-            if !conditions.isEmpty { data["where"] = .object(conditions) }
+            if !state.conditions.isEmpty { data["where"] = .object(state.conditions) }
             if count {
                 data["count"] = true
                 data["limit"] = 0
-                return (conditionError, data)
+                return (state.conditionError, data)
             }
-            if !orderKeys.isEmpty { data["order"] = .string(orderKeys.joined(separator: ",")) }
-            if let limitValue { data["limit"] = .int(Int64(limitValue)) }
-            if let skipValue { data["skip"] = .int(Int64(skipValue)) }
-            if !includedKeys.isEmpty { data["include"] = .string(includedKeys.joined(separator: ",")) }
+            if !state.orderKeys.isEmpty { data["order"] = .string(state.orderKeys.joined(separator: ",")) }
+            if let limitValue = state.limitValue { data["limit"] = .int(Int64(limitValue)) }
+            if let skipValue = state.skipValue { data["skip"] = .int(Int64(skipValue)) }
+            if !state.includedKeys.isEmpty { data["include"] = .string(state.includedKeys.joined(separator: ",")) }
             if statistics {
-                var sum = sumKeys, average = averageKeys, max = maxKeys, min = minKeys
-                var groupCount = groupCountValue
-                if sum.isEmpty && average.isEmpty && max.isEmpty && min.isEmpty, let keys = selectedKeys, !keys.isEmpty {
+                var sum = state.sumKeys, average = state.averageKeys, max = state.maxKeys, min = state.minKeys
+                var groupCount = state.groupCountValue
+                if sum.isEmpty && average.isEmpty && max.isEmpty && min.isEmpty, let keys = state.selectedKeys, !keys.isEmpty {
                     (sum, average, max, min) = (keys, keys, keys, keys)
                     groupCount = true
                 }
-                if !groupByKeys.isEmpty { data["groupby"] = .string(groupByKeys.joined(separator: ",")) }
+                if !state.groupByKeys.isEmpty { data["groupby"] = .string(state.groupByKeys.joined(separator: ",")) }
                 if groupCount || (sum.isEmpty && average.isEmpty && max.isEmpty && min.isEmpty) {
                     data["groupcount"] = true
                 }
                 for (name, keys) in [("sum", sum), ("average", average), ("max", max), ("min", min)] where !keys.isEmpty {
                     data[name] = .string(keys.joined(separator: ","))
                 }
-                if let havingCondition { data["having"] = havingCondition }
-            } else if let selectedKeys {
+                if let havingCondition = state.havingCondition { data["having"] = havingCondition }
+            } else if let selectedKeys = state.selectedKeys {
                 data["keys"] = .string(selectedKeys.joined(separator: ","))
             }
-            return (conditionError, data)
+            return (state.conditionError, data)
         }
         if let error = snapshot.0 { throw error }
         return ["c": .string(className), "data": .object(snapshot.1)]
@@ -88,7 +88,7 @@ extension BmobQuery {
 
     /// Sends `request` to `find`, reading and writing the cache as ``cachePolicy`` says.
     func fetch(_ request: [String: JSONValue]) async throws(BmobError) -> JSONValue {
-        let (policy, maxAge, client) = lock.withLock { (self.policy, cacheAge, clientValue) }
+        let (policy, maxAge, client) = lock.withLock { (state.policy, state.cacheAge, state.clientValue) }
         let appKey = client.currentSession?.appKey ?? ""
         let requestJSON = JSONValue.object(request)
         let cached = { BmobQueryCache.read(appKey: appKey, route: "find", request: requestJSON) }

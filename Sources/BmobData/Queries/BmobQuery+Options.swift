@@ -22,14 +22,14 @@ extension BmobQuery {
     /// At most `count` results (the server's default is 100, its maximum 1000).
     @discardableResult
     public func limit(_ count: Int) -> Self {
-        lock.withLock { limitValue = Swift.max(0, count) }
+        lock.withLock { state.limitValue = Swift.max(0, count) }
         return self
     }
 
     /// Skips the first `count` results.
     @discardableResult
     public func skip(_ count: Int) -> Self {
-        lock.withLock { skipValue = Swift.max(0, count) }
+        lock.withLock { state.skipValue = Swift.max(0, count) }
         return self
     }
 
@@ -37,7 +37,7 @@ extension BmobQuery {
     /// without an aggregate function, the fields to aggregate.
     @discardableResult
     public func selectKeys(_ keys: [String]) -> Self {
-        lock.withLock { selectedKeys = keys }
+        lock.withLock { state.selectedKeys = keys }
         return self
     }
 
@@ -45,7 +45,7 @@ extension BmobQuery {
     /// objects (`"post.author"`).
     @discardableResult
     public func includeKey(_ key: String) -> Self {
-        lock.withLock { if !includedKeys.contains(key) { includedKeys.append(key) } }
+        lock.withLock { if !state.includedKeys.contains(key) { state.includedKeys.append(key) } }
         return self
     }
 
@@ -57,7 +57,7 @@ extension BmobQuery {
     /// (``selectKeys(_:)``) are summed, averaged and their maximum and minimum taken, and each group counted.
     @discardableResult
     public func statistics() -> Self {
-        lock.withLock { statisticsMode = true }
+        lock.withLock { state.statisticsMode = true }
         return self
     }
 
@@ -65,8 +65,8 @@ extension BmobQuery {
     @discardableResult
     public func groupBy(_ keys: [String]) -> Self {
         lock.withLock {
-            statisticsMode = true
-            groupByKeys = keys
+            state.statisticsMode = true
+            state.groupByKeys = keys
         }
         return self
     }
@@ -75,8 +75,8 @@ extension BmobQuery {
     @discardableResult
     public func groupCount(_ enabled: Bool = true) -> Self {
         lock.withLock {
-            statisticsMode = true
-            groupCountValue = enabled
+            state.statisticsMode = true
+            state.groupCountValue = enabled
         }
         return self
     }
@@ -104,30 +104,30 @@ extension BmobQuery {
         do {
             let json = try BmobValueCoding.encode(condition)
             lock.withLock {
-                statisticsMode = true
-                havingCondition = json
+                state.statisticsMode = true
+                state.havingCondition = json
             }
         } catch {
-            lock.withLock { if conditionError == nil { conditionError = error } }
+            lock.withLock { if state.conditionError == nil { state.conditionError = error } }
         }
         return self
     }
 
-    private func aggregate(_ keys: [String], _ path: ReferenceWritableKeyPath<BmobQuery, [String]>) -> Self {
+    private func aggregate(_ keys: [String], _ path: ReferenceWritableKeyPath<BmobQueryState, [String]>) -> Self {
         lock.withLock {
-            statisticsMode = true
-            self[keyPath: path] = keys
+            state.statisticsMode = true
+            state[keyPath: path] = keys
         }
         return self
     }
 
     private func setOrder(_ keys: [String]) -> Self {
-        lock.withLock { orderKeys = keys }
+        lock.withLock { state.orderKeys = keys }
         return self
     }
 
     private func appendOrder(_ key: String) -> Self {
-        lock.withLock { orderKeys.append(key) }
+        lock.withLock { state.orderKeys.append(key) }
         return self
     }
 }

@@ -25,80 +25,9 @@ public struct BmobQuery: Sendable {
     /// The class queried.
     public let className: String
 
+    /// Everything the builder methods set, shared by copies of the query and read under its lock.
     let state = BmobQueryState()
     var lock: NSLock { state.lock }
-    var conditions: [String: JSONValue] {
-        get { state.conditions }
-        nonmutating set { state.conditions = newValue }
-    }
-    var conditionError: BmobError? {
-        get { state.conditionError }
-        nonmutating set { state.conditionError = newValue }
-    }
-    var orderKeys: [String] {
-        get { state.orderKeys }
-        nonmutating set { state.orderKeys = newValue }
-    }
-    var limitValue: Int? {
-        get { state.limitValue }
-        nonmutating set { state.limitValue = newValue }
-    }
-    var skipValue: Int? {
-        get { state.skipValue }
-        nonmutating set { state.skipValue = newValue }
-    }
-    var selectedKeys: [String]? {
-        get { state.selectedKeys }
-        nonmutating set { state.selectedKeys = newValue }
-    }
-    var includedKeys: [String] {
-        get { state.includedKeys }
-        nonmutating set { state.includedKeys = newValue }
-    }
-    var statisticsMode: Bool {
-        get { state.statisticsMode }
-        nonmutating set { state.statisticsMode = newValue }
-    }
-    var groupByKeys: [String] {
-        get { state.groupByKeys }
-        nonmutating set { state.groupByKeys = newValue }
-    }
-    var groupCountValue: Bool {
-        get { state.groupCountValue }
-        nonmutating set { state.groupCountValue = newValue }
-    }
-    var sumKeys: [String] {
-        get { state.sumKeys }
-        nonmutating set { state.sumKeys = newValue }
-    }
-    var averageKeys: [String] {
-        get { state.averageKeys }
-        nonmutating set { state.averageKeys = newValue }
-    }
-    var maxKeys: [String] {
-        get { state.maxKeys }
-        nonmutating set { state.maxKeys = newValue }
-    }
-    var minKeys: [String] {
-        get { state.minKeys }
-        nonmutating set { state.minKeys = newValue }
-    }
-    var havingCondition: JSONValue? {
-        get { state.havingCondition }
-        nonmutating set { state.havingCondition = newValue }
-    }
-    var policy: BmobCachePolicy {
-        get { state.policy }
-        nonmutating set { state.policy = newValue }
-    }
-    var cacheAge: TimeInterval {
-        get { state.cacheAge }
-        nonmutating set { state.cacheAge = newValue }
-    }
-    var clientValue: BmobClient {
-        get { state.clientValue }
-        nonmutating set { state.clientValue = newValue }
-    }
 
     /// A query matching every object of `className`.
     public init(className: String) {
@@ -108,20 +37,20 @@ public struct BmobQuery: Sendable {
     /// Where ``find()``, ``get(objectId:)``, ``count()`` and ``statistics()`` take their answers from;
     /// ``BmobCachePolicy/ignoreCache`` by default.
     public var cachePolicy: BmobCachePolicy {
-        get { lock.withLock { policy } }
-        set { lock.withLock { policy = newValue } }
+        get { lock.withLock { state.policy } }
+        set { lock.withLock { state.policy = newValue } }
     }
 
     /// How old a cached answer may be for ``BmobCachePolicy/cacheElseNetwork``, in seconds (one day by default).
     public var maxCacheAge: TimeInterval {
-        get { lock.withLock { cacheAge } }
-        set { lock.withLock { cacheAge = newValue } }
+        get { lock.withLock { state.cacheAge } }
+        set { lock.withLock { state.cacheAge = newValue } }
     }
 
     /// The client the query runs through; the shared one unless a test gives it another.
     package var client: BmobClient {
-        get { lock.withLock { clientValue } }
-        set { lock.withLock { clientValue = newValue } }
+        get { lock.withLock { state.clientValue } }
+        set { lock.withLock { state.clientValue = newValue } }
     }
 
     /// Objects matching all of `queries` (`$and`), or `nil` when the list is empty or mixes classes.
@@ -139,16 +68,16 @@ public struct BmobQuery: Sendable {
         let combined = BmobQuery(className: first.className)
         var parts: [JSONValue] = []
         for query in queries {
-            let (conditions, error) = query.lock.withLock { (query.conditions, query.conditionError) }
-            if let error { combined.conditionError = error }
+            let (conditions, error) = query.lock.withLock { (query.state.conditions, query.state.conditionError) }
+            if let error { combined.state.conditionError = error }
             parts.append(.object(conditions))
         }
-        combined.conditions[name] = .array(parts)
+        combined.state.conditions[name] = .array(parts)
         return combined
     }
 
     /// The `where` object as it will be sent.
     package var whereJSON: JSONValue {
-        lock.withLock { .object(conditions) }
+        lock.withLock { .object(state.conditions) }
     }
 }
