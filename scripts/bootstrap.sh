@@ -3,6 +3,9 @@
 #
 #   scripts/bootstrap.sh          build and test dependencies
 #   scripts/bootstrap.sh bench    also the benchmark peers (wrk, nginx)
+#
+# Tests also use independent protocol peers from PyPI (the `websockets` library), installed into a virtual
+# environment at .build/python-peers; tests find its interpreter there (or at $BMOB_PYTHON_PEERS).
 set -euo pipefail
 
 want_bench=0
@@ -22,8 +25,8 @@ as_root() {
 
 case "$(uname -s)" in
 Linux)
-    packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev)
-    [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv)
+    packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev python3 python3-venv openssl)
+    [ "$want_bench" = 1 ] && packages+=(wrk nginx-light)
     missing=()
     for package in "${packages[@]}"; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -36,7 +39,7 @@ Linux)
     ;;
 Darwin)
     command -v brew >/dev/null 2>&1 || { echo "bootstrap: Homebrew is required on macOS (https://brew.sh)" >&2; exit 1; }
-    formulas=(pkg-config sqlite libpq openssl)
+    formulas=(pkg-config sqlite libpq openssl python)
     [ "$want_bench" = 1 ] && formulas+=(wrk nginx)
     for formula in "${formulas[@]}"; do
         brew list --formula "$formula" >/dev/null 2>&1 || brew install -q "$formula"
@@ -47,3 +50,14 @@ Darwin)
     exit 1
     ;;
 esac
+
+# Protocol peers for the tests, pinned so that a new release cannot change what the tests check.
+peers="$(cd "$(dirname "$0")/.." && pwd)/.build/python-peers"
+peer_requirements="websockets==17.4"
+if [ ! -f "$peers/.installed" ] || [ "$(cat "$peers/.installed")" != "$peer_requirements" ]; then
+    echo "bootstrap: installing Python test peers ($peer_requirements) into $peers" >&2
+    rm -rf "$peers"
+    /usr/bin/env python3 -m venv "$peers"
+    "$peers/bin/pip" install --quiet --disable-pip-version-check $peer_requirements
+    echo "$peer_requirements" >"$peers/.installed"
+fi
