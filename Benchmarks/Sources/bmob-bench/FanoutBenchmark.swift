@@ -94,7 +94,8 @@ final class FanoutBenchmark {
         connections = (0..<options.connections).map { FanoutConnection(token: $0) }
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
         let subscription =
-            #"{\"appKey\":\"\#(options.appId)\",\"tableName\":\"\#(options.table)\",\"objectId\":\"\",\"action\":\"updateTable\"}"#
+            #"{\"appKey\":\"\#(options.appId)\",\"tableName\":\"\#(options.table)\","#
+            + #"\"objectId\":\"\",\"action\":\"updateTable\"}"#
         subscribeFrame = Array(#"5:1+::{"name":"client_sub","args":["\#(subscription)"]}"#.utf8)
     }
 
@@ -106,9 +107,9 @@ final class FanoutBenchmark {
     private static func raiseDescriptorLimit(needed: Int) {
         var limit = rlimit()
         #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         #else
-        let resource = RLIMIT_NOFILE
+            let resource = RLIMIT_NOFILE
         #endif
         guard getrlimit(resource, &limit) == 0 else { fail("getrlimit failed") }
         limit.rlim_cur = limit.rlim_max
@@ -269,7 +270,8 @@ final class FanoutBenchmark {
             let connection = connections[nextToOpen]
             nextToOpen += 1
             settingUp += 1
-            let request = "GET /socket.io/1/?t=\(wallMilliseconds()) HTTP/1.1\r\nHost: \(hostHeader)\r\nConnection: close\r\n\r\n"
+            let request =
+                "GET /socket.io/1/?t=\(wallMilliseconds()) HTTP/1.1\r\nHost: \(hostHeader)\r\nConnection: close\r\n\r\n"
             connect(connection, state: .handshakeConnecting, request: Array(request.utf8))
         }
     }
@@ -320,7 +322,9 @@ final class FanoutBenchmark {
             do {
                 result = try Posix.read(connection.fd, into: readBuffer)
             } catch {
-                drop(connection, kind: "read: \(error.code.rawValue == ECONNRESET ? "reset" : "\(error)")", detail: "\(error)")
+                drop(
+                    connection, kind: "read: \(error.code.rawValue == ECONNRESET ? "reset" : "\(error)")",
+                    detail: "\(error)")
                 return
             }
             switch result {
@@ -371,7 +375,9 @@ final class FanoutBenchmark {
             return
         }
         guard head.head.status.code == 200 else {
-            drop(connection, kind: "handshake: HTTP \(head.head.status.code)", detail: String(decoding: connection.inbox, as: UTF8.self))
+            drop(
+                connection, kind: "handshake: HTTP \(head.head.status.code)",
+                detail: String(decoding: connection.inbox, as: UTF8.self))
             return
         }
         let body = String(decoding: connection.inbox[head.length..<(head.length + length)], as: UTF8.self)
@@ -402,7 +408,9 @@ final class FanoutBenchmark {
         do {
             try WebSocketHandshake.checkResponse(head.head, key: connection.key)
         } catch {
-            drop(connection, kind: "upgrade: \(error)", detail: String(decoding: connection.inbox.prefix(300), as: UTF8.self))
+            drop(
+                connection, kind: "upgrade: \(error)",
+                detail: String(decoding: connection.inbox.prefix(300), as: UTF8.self))
             return
         }
         connection.key = ""
@@ -460,9 +468,13 @@ final class FanoutBenchmark {
                 break
             case 0x8:
                 let code = payload.count >= 2 ? Int(payload[0]) << 8 | Int(payload[1]) : 1005
-                drop(connection, kind: "closed by the server (WebSocket \(code))", detail: "close frame \(code) \(String(decoding: payload.dropFirst(2), as: UTF8.self))")
+                drop(
+                    connection, kind: "closed by the server (WebSocket \(code))",
+                    detail: "close frame \(code) \(String(decoding: payload.dropFirst(2), as: UTF8.self))")
             default:
-                drop(connection, kind: "protocol: unexpected frame (opcode \(frame.opcode), fin \(frame.fin))", detail: "opcode \(frame.opcode)")
+                drop(
+                    connection, kind: "protocol: unexpected frame (opcode \(frame.opcode), fin \(frame.fin))",
+                    detail: "opcode \(frame.opcode)")
             }
         }
         return offset
@@ -473,7 +485,8 @@ final class FanoutBenchmark {
         case .publication(let seq, let sentAt):
             delivered(connection, seq: seq, sentAt: sentAt, now: now)
         case .publicationWithoutFields:
-            record(kind: "server_pub without seq or sentAt", detail: String(decoding: payload.prefix(300), as: UTF8.self))
+            record(
+                kind: "server_pub without seq or sentAt", detail: String(decoding: payload.prefix(300), as: UTF8.self))
         case .heartbeat:
             heartbeatsAnswered += 1
             send(connection, opcode: .text, payload: Self.heartbeatReply)
@@ -533,7 +546,9 @@ final class FanoutBenchmark {
         while !connection.outbox.isEmpty {
             let result: IOResult<Int>
             do {
-                result = try connection.outbox.withUnsafeBytes { bytes throws(IOError) in try Posix.send(connection.fd, bytes) }
+                result = try connection.outbox.withUnsafeBytes { bytes throws(IOError) in
+                    try Posix.send(connection.fd, bytes)
+                }
             } catch {
                 drop(connection, kind: "send: \(error)", detail: "\(error)")
                 return
@@ -552,7 +567,9 @@ final class FanoutBenchmark {
     private func watch(_ connection: FanoutConnection, writable: Bool) {
         guard connection.watchesWritable != writable, connection.fd >= 0 else { return }
         do {
-            try selector.reregister(fd: connection.fd, interest: writable ? [.readable, .writable] : .readable, token: UInt64(connection.token))
+            try selector.reregister(
+                fd: connection.fd, interest: writable ? [.readable, .writable] : .readable,
+                token: UInt64(connection.token))
             connection.watchesWritable = writable
         } catch {
             drop(connection, kind: "epoll_ctl: \(error)", detail: "\(error)")

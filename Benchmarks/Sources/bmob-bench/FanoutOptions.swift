@@ -86,7 +86,10 @@ struct FanoutOptions {
         if options.appId.isEmpty || options.restKey.isEmpty { fail("--app-id and --rest-key are required") }
         if options.rate <= 0 || options.seconds <= 0 { fail("--rate and --seconds must be positive") }
         // The table name lands unescaped in JSON and a URL path; Bmob class names are letters, digits and _.
-        guard options.table.utf8.allSatisfy({ $0 == 0x5F || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) })
+        guard
+            options.table.utf8.allSatisfy({
+                $0 == 0x5F || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
+            })
         else { fail("--table must be a class name of letters, digits and underscores") }
         return options
     }

@@ -58,7 +58,9 @@ final class FanoutWriter: @unchecked Sendable {
     /// - Returns: `nil` on a 2xx answer, else what went wrong.
     func post(seq: Int, sentAt: UInt64) -> String? {
         let body = #"{"seq":\#(seq),"sentAt":\#(sentAt)}"#
-        let request = "POST \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\n\(headers)Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        let request =
+            "POST \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\n\(headers)"
+            + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
         // A keep-alive connection the server closed while idle fails on first use; one fresh try is fair.
         for attempt in 0..<2 {
             let reused = fd >= 0
@@ -124,14 +126,15 @@ final class FanoutWriter: @unchecked Sendable {
 
     private func sleep(until deadline: UInt64) {
         #if os(Linux)
-        // An absolute deadline, so wake-up delays do not add up over the schedule.
-        var target = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
+            // An absolute deadline, so wake-up delays do not add up over the schedule.
+            var target = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+            while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &target, nil) == EINTR {}
         #else
-        while case let now = monotonicNanoseconds(), now < deadline {
-            var interval = timespec(tv_sec: Int((deadline - now) / 1_000_000_000), tv_nsec: Int((deadline - now) % 1_000_000_000))
-            nanosleep(&interval, nil)
-        }
+            while case let now = monotonicNanoseconds(), now < deadline {
+                var interval = timespec(
+                    tv_sec: Int((deadline - now) / 1_000_000_000), tv_nsec: Int((deadline - now) % 1_000_000_000))
+                nanosleep(&interval, nil)
+            }
         #endif
     }
 
@@ -167,7 +170,8 @@ final class FanoutWriter: @unchecked Sendable {
                 } else if received.count > HTTPResponseScanner.maximumHeadLength {
                     return .failure("malformed response")
                 }
-                let result = try chunk.withUnsafeMutableBytes { bytes throws(IOError) in try Posix.read(fd, into: bytes) }
+                let result = try chunk.withUnsafeMutableBytes { bytes throws(IOError) in try Posix.read(fd, into: bytes)
+                }
                 switch result {
                 case .processed(0): return .failure("connection closed")
                 case .processed(let count): received += chunk[..<count]

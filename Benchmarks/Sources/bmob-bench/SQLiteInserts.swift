@@ -104,10 +104,12 @@ enum SQLiteInserts {
         }
         let insert = Statement(
             database, #"INSERT INTO "Bench" (objectId, createdAt, updatedAt, acl, data) VALUES (?, ?, ?, ?, ?)"#)
-        let journal = options.journal
+        let journal =
+            options.journal
             ? Statement(
                 database,
-                #"INSERT INTO "__journal" (className, objectId, op, "before", "after", caller, time) VALUES (?, ?, ?, ?, ?, ?, ?)"#)
+                #"INSERT INTO "__journal" (className, objectId, op, "before", "after", caller, time) VALUES (?, ?, ?, ?, ?, ?, ?)"#
+            )
             : nil
         let begin = Statement(database, "BEGIN IMMEDIATE")
         let savepoint = Statement(database, "SAVEPOINT job")
@@ -149,7 +151,9 @@ enum SQLiteInserts {
                 journal.bind(3, "create")
                 journal.bindNull(4)
                 journal.bind(
-                    5, #"{"ACL":null,"createdAt":\#(time),"data":\#(data),"objectId":"\#(objectId)","updatedAt":\#(time)}"#)
+                    5,
+                    #"{"ACL":null,"createdAt":\#(time),"data":\#(data),"objectId":"\#(objectId)","updatedAt":\#(time)}"#
+                )
                 journal.bind(6, "rest")
                 journal.bind(7, time)
                 journal.run()
