@@ -602,9 +602,11 @@ final class FanoutBenchmark {
         close(connection)
     }
 
+    /// Counts an error under `kind`; the first of each kind (up to ten kinds) is kept in full.
     private func record(kind: String, detail: String) {
-        errors[kind, default: 0] += 1
-        if errorSamples.count < 10 { errorSamples.append("\(kind): \(detail)") }
+        let seen = errors[kind, default: 0]
+        errors[kind] = seen + 1
+        if seen == 0 && errorSamples.count < 10 { errorSamples.append("\(kind): \(detail)") }
     }
 
     private func stateName(_ state: FanoutConnection.State) -> String {

@@ -75,7 +75,7 @@ struct FanoutResult: Encodable {
     var pingsAnswered = 0
     /// Errors by kind, over the whole run.
     var errors: [String: Int] = [:]
-    /// The first few errors in full.
+    /// The first error of each kind in full (up to ten kinds).
     var errorSamples: [String] = []
 
     private enum CodingKeys: String, CodingKey {
