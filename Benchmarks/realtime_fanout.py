@@ -156,7 +156,7 @@ def verdict(ok, text):
     return f"met ({text})" if ok else f"**missed** ({text})"
 
 
-def write_report(path, rows, args, reference_rate):
+def write_report(path, rows, args, reference_rate, failures):
     label = {"bmob": "bmob serve", "reference": f"Python `websockets` {WEBSOCKETS_VERSION} broadcast",
              "bmob2": "bmob serve, 2 loops, nothing pinned"}
     table = ["| server | creates/s | deliveries/s | p50 | p99 | max | missed | one event to all, idle | "
@@ -205,13 +205,14 @@ def write_report(path, rows, args, reference_rate):
             problems.append(f"{label[name.split('@')[0]]} at {row['rate']:g}/s: {row['errors']} client-side errors, "
                             f"{row['dropped']} connections dropped while measuring, {row['crashes']} server exits "
                             f"over {args.rounds} rounds (details in Benchmarks/out/realtime_fanout.json).")
+    problems += [f"a run that did not finish: {failure}" for failure in failures]
     problem_text = ("\n" + "\n".join(f"- {line}" for line in problems) + "\n") if problems else ""
     section = f"""<!-- bench:realtime:start -->
 ## Realtime fan-out — 10,000 socket.io subscribers, against a Python `websockets` broadcast server
 
 `make bench` ({time.strftime('%Y-%m-%d')}): {args.rounds} alternating rounds; each run starts its server afresh,
 pinned to CPU 0 with one core (bmob `--loops 1 --max-connections 20000`; the reference is one asyncio thread),
-and runs `bmob-bench fanout` pinned to CPU 1. The client opens {args.connections:,} WebSockets in batches of 256 (the
+and runs `bmob-bench fanout` pinned to CPU 1. The client opens {args.connections:,} WebSockets, at most 256 being set up at a time (the
 socket.io handshake `GET /socket.io/1/`, then the upgrade), subscribes each to `Fan` `updateTable` (with an
 ack id, so it knows when the server has registered it), reads the server's VmRSS before connecting and
 after a 2 s settle (memory per idle connection), checks that a probe create reaches every client, then sends
@@ -276,6 +277,7 @@ def main():
     runs = {"bmob@same": [], "reference@same": [], "bmob@sustained": [], "reference@sustained": [],
             "bmob2@same": []}
     reference_rate = args.reference_rate
+    failures = []
     try:
         for round_number in range(args.rounds):
             first, second = ["bmob@same", "reference@same"], ["reference@sustained", "bmob@sustained"]
@@ -285,12 +287,20 @@ def main():
                 kind, rate_name = name.split("@")
                 if rate_name == "sustained":
                     if reference_rate is None:
+                        if not runs["reference@same"]:
+                            continue  # the reference failed at the full rate, so there is nothing to go by
                         delivered = runs["reference@same"][0]["deliveries_per_s"] / args.connections
                         reference_rate = max(1, int(delivered * 0.7))
                     rate = reference_rate
                 else:
                     rate = args.rate
-                result = run_once(kind, rate, args, workdir, f"r{round_number + 1}-{kind}-{rate_name}")
+                try:
+                    result = run_once(kind, rate, args, workdir, f"r{round_number + 1}-{kind}-{rate_name}")
+                except (RuntimeError, json.JSONDecodeError, subprocess.SubprocessError) as error:
+                    # A run that cannot finish (say, no connection subscribed) is reported, not fatal.
+                    print(f"round {round_number + 1} {name:20} {rate:4g}/s: FAILED: {error}", flush=True)
+                    failures.append(f"round {round_number + 1}, {name} at {rate:g}/s: {str(error)[-500:]}")
+                    continue
                 runs[name].append(result)
                 print(f"round {round_number + 1} {name:20} {rate:4g}/s: {result['deliveries_per_s']:9,.0f} deliveries/s, "
                       f"p50 {ms(result['latency_p50_us'])}, p99 {ms(result['latency_p99_us'])}, "
@@ -303,10 +313,15 @@ def main():
             os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
             with open(args.json, "w") as handle:
                 json.dump({"connections": args.connections, "rate": args.rate, "seconds": args.seconds,
-                           "reference_rate": reference_rate, "runs": runs,
+                           "reference_rate": reference_rate, "runs": runs, "failures": failures,
                            "medians": dict(rows)}, handle, indent=1)
         if args.report:
-            write_report(args.report, rows, args, reference_rate)
+            if "bmob@same" in dict(rows) and "reference@same" in dict(rows):
+                write_report(args.report, rows, args, reference_rate, failures)
+            else:
+                print("not enough runs finished to write the report", file=sys.stderr)
+        if failures:
+            return 1
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

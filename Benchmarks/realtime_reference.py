@@ -133,13 +133,19 @@ class Reference:
                 except (asyncio.IncompleteReadError, ConnectionError):
                     return
                 lines = head.decode("latin-1").split("\r\n")
-                method, path, _ = lines[0].split(" ", 2)
+                try:
+                    method, path, _ = lines[0].split(" ", 2)
+                except ValueError:
+                    return
                 headers = {}
                 for line in lines[1:]:
                     name, _, value = line.partition(":")
                     if name:
                         headers[name.strip().lower()] = value.strip()
-                body = await reader.readexactly(int(headers.get("content-length", "0")))
+                try:
+                    body = await reader.readexactly(int(headers.get("content-length", "0")))
+                except (asyncio.IncompleteReadError, ConnectionError, ValueError):
+                    return
                 status, payload, publication = self.create(method, path, headers, body)
                 writer.write(b"HTTP/1.1 " + status.encode() + b"\r\nContent-Type: application/json\r\n"
                              b"Content-Length: " + str(len(payload)).encode() + b"\r\n\r\n" + payload)
