@@ -212,8 +212,8 @@ def write_report(path, rows, args, reference_rate, failures):
 
 `make bench` ({time.strftime('%Y-%m-%d')}): {args.rounds} alternating rounds; each run starts its server afresh,
 pinned to CPU 0 with one core (bmob `--loops 1 --max-connections 20000`; the reference is one asyncio thread),
-and runs `bmob-bench fanout` pinned to CPU 1. The client opens {args.connections:,} WebSockets, at most 256 being set up at a time (the
-socket.io handshake `GET /socket.io/1/`, then the upgrade), subscribes each to `Fan` `updateTable` (with an
+and runs `bmob-bench fanout` pinned to CPU 1. The client opens {args.connections:,} WebSockets, at most 256 being set up
+at a time (the socket.io handshake `GET /socket.io/1/`, then the upgrade), subscribes each to `Fan` `updateTable` (with an
 ack id, so it knows when the server has registered it), reads the server's VmRSS before connecting and
 after a 2 s settle (memory per idle connection), checks that a probe create reaches every client, then sends
 `POST /1/classes/Fan` `{{"seq":n,"sentAt":…}}` at a steady rate for {args.seconds} s from a writer thread over one
