@@ -14,12 +14,14 @@ import Foundation
 package final class Server: Sendable {
     package let context: ServerContext
     private let http: HTTPServer
+    private let hub: RealtimeHub
     /// The development app created because the data folder had none, if that happened on this start.
     package let createdDevelopmentApp: App?
 
-    private init(context: ServerContext, http: HTTPServer, createdDevelopmentApp: App?) {
+    private init(context: ServerContext, http: HTTPServer, hub: RealtimeHub, createdDevelopmentApp: App?) {
         self.context = context
         self.http = http
+        self.hub = hub
         self.createdDevelopmentApp = createdDevelopmentApp
     }
 
@@ -103,6 +105,8 @@ package final class Server: Sendable {
         NativeRoutes.register(in: &router, calls: NativeCallRunner(
                 objects: objects, queries: queries, schemas: schemas, batch: batch, time: time, users: users,
                 sms: sms, email: email, roles: roles))
+        let hub = RealtimeHub(logger: logger)
+        SocketIOGateway(hub: hub, apps: apps, configuration: configuration, logger: logger).register(in: &router)
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(
@@ -124,7 +128,7 @@ package final class Server: Sendable {
             pool.shutdown()
             throw error
         }
-        let server = Server(context: context, http: http, createdDevelopmentApp: createdApp)
+        let server = Server(context: context, http: http, hub: hub, createdDevelopmentApp: createdApp)
         context.setListeningURL(server.baseURL)
         return server
     }
@@ -142,6 +146,7 @@ package final class Server: Sendable {
     }
 
     private func closeResources() async {
+        hub.shutdown()
         await context.apps.close()
         context.blockingPool.shutdown()
     }

@@ -12,8 +12,11 @@ struct TestResponder: HTTPResponder {
     struct Boom: Error {}
 
     enum Endpoint: Int {
-        case hello, echo, small, slow, thread, big, boom
+        case hello, echo, small, slow, thread, big, boom, webSocket, webSocketPing
     }
+
+    /// Counts what WebSocket handlers saw, across loops.
+    let webSocketEvents = WebSocketEventLog()
 
     let router: Router = {
         var router = Router()
@@ -24,6 +27,8 @@ struct TestResponder: HTTPResponder {
         router.add(.get, "/thread")
         router.add(.get, "/big/:bytes")
         router.add(.get, "/boom")
+        router.add(.get, "/ws")
+        router.add(.get, "/ws-ping")
         return router
     }()
 
@@ -54,6 +59,18 @@ struct TestResponder: HTTPResponder {
                 return HTTPResponse(status: .ok, body: (0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) })
             case .boom:
                 throw Boom()
+            case .webSocket, .webSocketPing:
+                let configuration = route.index == Endpoint.webSocket.rawValue
+                    ? WebSocketConfiguration(maximumMessageSize: 1024, maximumQueuedBytes: 256 * 1024, closeTimeout: .seconds(1))
+                    : WebSocketConfiguration(pingInterval: .milliseconds(200), pongTimeout: .milliseconds(400))
+                let log = webSocketEvents
+                do {
+                    return try HTTPResponse.webSocket(accepting: request.head, configuration: configuration) {
+                        EchoWebSocketHandler(log: log)
+                    }
+                } catch {
+                    return HTTPResponse(status: error.response.status, headers: error.response.headers, body: Array(error.description.utf8))
+                }
             }
         }
     }

@@ -7,12 +7,16 @@ package struct HTTPResponse: Sendable {
     package var body: [UInt8]
     /// Close the connection after this response even if the client wants to keep it.
     package var closeConnection: Bool
+    /// For a `101 Switching Protocols` answer to a WebSocket upgrade: what runs on the connection afterwards
+    /// (see ``webSocket(accepting:configuration:makeHandler:)``).
+    package var upgrade: WebSocketUpgrade?
 
     package init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], closeConnection: Bool = false) {
         self.status = status
         self.headers = headers
         self.body = body
         self.closeConnection = closeConnection
+        self.upgrade = nil
     }
 
     /// A JSON response (`Content-Type: application/json; charset=utf-8`).

@@ -14,6 +14,8 @@ final class HTTPConnection: ChannelHandler {
         case body
         /// A request is being answered.
         case responding
+        /// The connection switched to WebSocket; a ``WebSocketConnection`` owns the channel now.
+        case upgraded
     }
 
     let channel: Channel
@@ -177,7 +179,7 @@ final class HTTPConnection: ChannelHandler {
             pendingRequest = nil
             return request
         }
-        guard channel.isOpen else { return nil }
+        guard channel.isOpen, phase != .upgraded else { return nil }
         return await withUnsafeContinuation { continuation in
             waiter = continuation
         }
@@ -186,6 +188,10 @@ final class HTTPConnection: ChannelHandler {
     private func finish(_ response: HTTPResponse, for head: HTTPRequestHead) {
         state.requestFinished()
         guard channel.isOpen else { return }
+        if let upgrade = response.upgrade, response.status.code == 101 {
+            switchProtocols(response, upgrade)
+            return
+        }
         let keepAlive = head.keepAlive && !response.closeConnection && !closeAfterResponse && !state.isShuttingDown
         // Encode into the loop's scratch buffer: most responses are sent whole at once, so they need no
         // allocation of their own (a partial write keeps a copy in the channel's queue).
@@ -210,6 +216,28 @@ final class HTTPConnection: ChannelHandler {
             channel.resumeReading()
         }
         processInput()
+    }
+
+    /// Writes the 101 response and hands the channel to a WebSocket connection, with any bytes the client
+    /// sent behind the request. A server that is shutting down (or a client that already closed its side)
+    /// gets no new WebSocket.
+    private func switchProtocols(_ response: HTTPResponse, _ upgrade: WebSocketUpgrade) {
+        guard !closeAfterResponse, !state.isShuttingDown else {
+            sendError(.serviceUnavailable, "server is shutting down")
+            return
+        }
+        var bytes: [UInt8] = []
+        HTTPResponseEncoder.encode(
+            HTTPResponseHead(status: response.status, headers: response.headers),
+            body: [], keepAlive: true, date: nil, into: &bytes)
+        channel.write(bytes)
+        phase = .upgraded
+        timerDeadline = nil
+        let leftover = decoder.takeBufferedBytes()
+        let socket = WebSocketConnection(channel: channel, configuration: upgrade.configuration, state: state)
+        state.upgraded(self, to: socket)
+        socket.start(handler: upgrade.makeHandler(), leftover: leftover)
+        if channel.isOpen { channel.resumeReading() }
     }
 
     /// Answers a request the server rejects itself, then closes.
@@ -259,7 +287,7 @@ final class HTTPConnection: ChannelHandler {
     }
 
     private func timerFired(armedFor when: UInt64) {
-        guard timerDeadline == when, channel.isOpen, !channel.isClosing else { return }
+        guard phase != .upgraded, timerDeadline == when, channel.isOpen, !channel.isClosing else { return }
         timerDeadline = nil
         let now = Posix.monotonicNanoseconds()
         if now < deadline {
@@ -274,6 +302,8 @@ final class HTTPConnection: ChannelHandler {
         case .responding:
             // The handler owns this time; check again later.
             armTimer(at: now &+ shared.idleTimeout)
+        case .upgraded:
+            break
         }
     }
 }

@@ -6,6 +6,8 @@ final class ServerLoopState {
     let loop: EventLoop
     var listener: TCPListener?
     private(set) var connections: [ObjectIdentifier: HTTPConnection] = [:]
+    /// Connections that switched to WebSocket; they still count against the connection limit.
+    private(set) var webSockets: [ObjectIdentifier: WebSocketConnection] = [:]
     private(set) var inFlightRequests = 0
     private(set) var isShuttingDown = false
     let dateCache = HTTPDateCache()
@@ -61,6 +63,18 @@ final class ServerLoopState {
         }
     }
 
+    /// A connection switched to WebSocket: it keeps its admission, under its new owner.
+    func upgraded(_ connection: HTTPConnection, to socket: WebSocketConnection) {
+        guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
+        webSockets[ObjectIdentifier(socket)] = socket
+    }
+
+    func webSocketClosed(_ socket: WebSocketConnection) {
+        if webSockets.removeValue(forKey: ObjectIdentifier(socket)) != nil {
+            shared.releaseConnection()
+        }
+    }
+
     /// An empty buffer with capacity left from earlier responses. Hand it back with ``returnScratchBuffer(_:)``.
     func takeScratchBuffer() -> [UInt8] {
         var buffer: [UInt8] = []
@@ -91,12 +105,18 @@ final class ServerLoopState {
         for connection in connections.values {
             connection.beginShutdown()
         }
+        for socket in webSockets.values {
+            socket.beginShutdown()
+        }
     }
 
     /// Closes every remaining connection.
     func closeAll() {
         for connection in Array(connections.values) {
             connection.channel.close()
+        }
+        for socket in Array(webSockets.values) {
+            socket.channel.close()
         }
     }
 }

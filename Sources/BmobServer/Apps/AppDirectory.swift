@@ -61,6 +61,11 @@ package final class AppDirectory: Sendable {
             .sorted { ($0.createdAt, $0.applicationId) < ($1.createdAt, $1.applicationId) }
     }
 
+    /// The app with this id when its database is already open; never waits (for callers on an event loop).
+    package func openedRuntime(id: String) -> AppRuntime? {
+        lock.withLock { runtimes[id] }
+    }
+
     /// The app with this id, re-reading `apps.json` once if it is unknown and the file changed.
     package func runtime(id: String) async -> AppRuntime? {
         let (found, mayReload): (AppRuntime?, Bool) = lock.withLock {

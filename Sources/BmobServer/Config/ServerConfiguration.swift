@@ -37,6 +37,14 @@ package struct ServerConfiguration: Sendable, Equatable {
     package var mailFrom: String?
     /// How long a login session lasts, in seconds (Bmob: 7 days).
     package var sessionLifetimeSeconds = 7 * 24 * 3600
+    /// How often the realtime gateway sends socket.io heartbeats, in seconds (socket.io 0.9: 25).
+    package var realtimeHeartbeatSeconds = 25
+    /// Seconds without any packet from a realtime client after which the gateway drops it; announced in
+    /// the socket.io handshake (socket.io 0.9: 60).
+    package var realtimeTimeoutSeconds = 60
+    /// Outbound bytes a realtime client may leave unread before the gateway closes it (1008), so that a
+    /// stalled client cannot grow the server's memory.
+    package var realtimeMaxQueuedBytes = 1 << 20
 
     package init() {}
 
@@ -106,6 +114,15 @@ package struct ServerConfiguration: Sendable, Equatable {
         Setting(key: "sessionLifetimeSeconds", environment: "BMOB_SESSION_LIFETIME_SECONDS", flag: "--session-lifetime-seconds", help: "how long a login session lasts (default 604800, 7 days)") { config, value throws(ConfigurationError) in
             config.sessionLifetimeSeconds = try integer(value, key: "sessionLifetimeSeconds", range: 60...(10 * 365 * 24 * 3600))
         },
+        Setting(key: "realtimeHeartbeatSeconds", environment: "BMOB_REALTIME_HEARTBEAT_SECONDS", flag: "--realtime-heartbeat-seconds", help: "socket.io heartbeat interval (default 25)") { config, value throws(ConfigurationError) in
+            config.realtimeHeartbeatSeconds = try integer(value, key: "realtimeHeartbeatSeconds", range: 1...3600)
+        },
+        Setting(key: "realtimeTimeoutSeconds", environment: "BMOB_REALTIME_TIMEOUT_SECONDS", flag: "--realtime-timeout-seconds", help: "drop realtime clients silent this long (default 60)") { config, value throws(ConfigurationError) in
+            config.realtimeTimeoutSeconds = try integer(value, key: "realtimeTimeoutSeconds", range: 2...86_400)
+        },
+        Setting(key: "realtimeMaxQueuedBytes", environment: "BMOB_REALTIME_MAX_QUEUED_BYTES", flag: "--realtime-max-queued-bytes", help: "unread output per realtime client before it is closed (default 1 MiB)") { config, value throws(ConfigurationError) in
+            config.realtimeMaxQueuedBytes = try integer(value, key: "realtimeMaxQueuedBytes", range: 4096...(1 << 30))
+        },
         Setting(key: "smtpPort", environment: "BMOB_SMTP_PORT", flag: "--smtp-port", help: "SMTP port (default 25)") { config, value throws(ConfigurationError) in
             config.smtpPort = try integer(value, key: "smtpPort", range: 1...65535)
         },
@@ -147,5 +164,8 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.smtpHost == rhs.smtpHost && lhs.smtpPort == rhs.smtpPort && lhs.smtpUser == rhs.smtpUser
             && lhs.smtpPassword == rhs.smtpPassword && lhs.mailFrom == rhs.mailFrom
             && lhs.sessionLifetimeSeconds == rhs.sessionLifetimeSeconds
+            && lhs.realtimeHeartbeatSeconds == rhs.realtimeHeartbeatSeconds
+            && lhs.realtimeTimeoutSeconds == rhs.realtimeTimeoutSeconds
+            && lhs.realtimeMaxQueuedBytes == rhs.realtimeMaxQueuedBytes
     }
 }

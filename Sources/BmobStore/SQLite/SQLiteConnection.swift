@@ -83,6 +83,11 @@ final class SQLiteConnection {
         guard code == SQLITE_OK else { throw Self.error(code: code, handle: handle, sql: sql) }
     }
 
+    /// The rowid of the last row inserted on this connection (for `__journal`, its `seq`).
+    var lastInsertRowID: Int64 {
+        sqlite3_last_insert_rowid(checkedHandle())
+    }
+
     /// Runs one statement to completion.
     func run(_ sql: String, _ arguments: [SQLiteValue] = []) throws(StoreError) {
         let statement = try cachedStatement(sql)

@@ -96,6 +96,12 @@ package final class SQLiteStore: Store {
         try await withReader { transaction in try transaction.journal(after: seq, limit: limit) }
     }
 
+    package var committedJournalSeq: Int64 { writer.commits.head }
+
+    package func observeCommits(_ observer: @escaping @Sendable (Int64) -> Void) {
+        writer.commits.observe(observer)
+    }
+
     /// Names of the migrations the database has applied, in the order they ran.
     /// - Throws: ``StoreError``.
     package func appliedMigrations() async throws -> [String] {

@@ -9,6 +9,8 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     private var isActive = true
     /// The catalog as this job sees it, including its own changes.
     var catalog: SchemaCatalog
+    /// The `seq` of the last journal row this job appended; 0 when it appended none.
+    private(set) var journalHead: Int64 = 0
 
     init(connection: SQLiteConnection, catalog: SchemaCatalog, caller: String?, time: Int64) {
         self.connection = connection
@@ -62,6 +64,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         try SQLiteJournalRows.append(
             connection, className: object.className, objectId: object.objectId, op: .create, beforeText: nil,
             afterText: object.jsonText(fieldsText: fieldsText), caller: caller, time: time)
+        journalHead = connection.lastInsertRowID
     }
 
     func update(_ object: StoredObject) throws {
@@ -260,6 +263,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         try SQLiteJournalRows.append(
             connection, className: className, objectId: objectId, op: op, before: before, after: after,
             caller: caller, time: time)
+        journalHead = connection.lastInsertRowID
     }
 
     func checkActive() {

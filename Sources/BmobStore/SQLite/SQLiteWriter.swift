@@ -31,10 +31,13 @@ final class SQLiteWriter: @unchecked Sendable {
 
     private let configuration: SQLiteStore.Configuration
     private let registry: SchemaRegistry
+    /// Told the journal head after each commit that appended journal rows.
+    let commits: SQLiteCommitFeed
 
     init(configuration: SQLiteStore.Configuration, registry: SchemaRegistry) {
         self.configuration = configuration
         self.registry = registry
+        self.commits = SQLiteCommitFeed()
     }
 
     /// Opens the connection on the writer thread: WAL, synchronous mode, migrations, and the catalog,
@@ -54,6 +57,7 @@ final class SQLiteWriter: @unchecked Sendable {
             try SQLiteMigrator.migrate(connection, migrations, now: self.configuration.clock())
             self.catalog = try SQLiteSchemaRows.loadCatalog(connection)
             self.registry.publish(self.catalog)
+            self.commits.start(at: try SQLiteJournalRows.lastSeq(connection))
             self.connection = connection
         }
     }
@@ -153,6 +157,7 @@ final class SQLiteWriter: @unchecked Sendable {
         var catalog = self.catalog
         var succeeded: [(job: SQLiteWriteJob, resume: @Sendable () -> Void)] = []
         var failedCount = 0
+        var journalHead: Int64 = 0
         var index = jobs.startIndex
         while index < jobs.endIndex {
             let job = jobs[index]
@@ -165,6 +170,7 @@ final class SQLiteWriter: @unchecked Sendable {
                 transaction.invalidate()
                 try connection.run("RELEASE job")
                 catalog = transaction.catalog
+                journalHead = max(journalHead, transaction.journalHead)
                 succeeded.append((job, resume))
             } catch {
                 transaction.invalidate()
@@ -202,6 +208,9 @@ final class SQLiteWriter: @unchecked Sendable {
         }
         for (_, resume) in succeeded {
             resume()
+        }
+        if journalHead > 0 {
+            commits.committed(through: journalHead)
         }
         return []
     }

@@ -10,6 +10,8 @@
 /// - ``read(_:)``
 /// ### Journal
 /// - ``journal(after:limit:)``
+/// - ``committedJournalSeq``
+/// - ``observeCommits(_:)``
 /// ### Lifecycle
 /// - ``close()``
 package protocol Store: Sendable {
@@ -41,6 +43,15 @@ package protocol Store: Sendable {
     ///
     /// - Throws: A ``StoreError``.
     func journal(after seq: Int64, limit: Int) async throws -> [JournalEntry]
+
+    /// The `seq` of the last committed journal row (0 for an empty journal). Read it before waiting for
+    /// commits: every entry committed afterwards has a larger `seq`.
+    var committedJournalSeq: Int64 { get }
+
+    /// Calls `observer` with the new journal head after every commit that appended journal rows (across
+    /// server nodes: after such a commit is noticed). It runs on the store's thread: keep it short, such as
+    /// waking a task that then reads ``journal(after:limit:)``.
+    func observeCommits(_ observer: @escaping @Sendable (Int64) -> Void)
 
     /// Finishes queued writes, then closes the store: later calls throw ``StoreError/Code/closed``.
     func close() async

@@ -152,6 +152,24 @@ package final class RawHTTPConnection: @unchecked Sendable {
         return nil
     }
 
+    /// Bytes already received and not yet returned, or else the next bytes to arrive; empty at end of
+    /// stream. For protocols that follow an HTTP response on the same connection (WebSocket).
+    package func receive() async throws -> [UInt8] {
+        try await Self.pool.run { _ in
+            if self.buffer.isEmpty, try !self.fill() { return [] }
+            defer { self.buffer = [] }
+            return self.buffer
+        }
+    }
+
+    /// Bytes already received and not yet returned, without reading more.
+    package func receiveBuffered() async throws -> [UInt8] {
+        try await Self.pool.run { _ in
+            defer { self.buffer = [] }
+            return self.buffer
+        }
+    }
+
     /// Waits until the server closes the connection; `true` if it did within the timeout. Unread bytes are
     /// discarded.
     package func waitForClose() async -> Bool {

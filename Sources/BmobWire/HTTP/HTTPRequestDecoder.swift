@@ -92,6 +92,16 @@ package struct HTTPRequestDecoder: Sendable {
         }
     }
 
+    /// Removes and returns the bytes received beyond the last decoded message: after a protocol upgrade
+    /// they belong to the new protocol (a client may send its first frames right behind the request).
+    package mutating func takeBufferedBytes() -> [UInt8] {
+        let rest = Array(buffer[start...])
+        buffer.removeAll()
+        start = 0
+        scanned = 0
+        return rest
+    }
+
     /// Sets the body limit of the request whose head was just returned.
     package mutating func setBodyLimit(_ limit: Int) {
         bodyLimit = limit

@@ -2,7 +2,8 @@
 ///
 /// The encoder owns the framing headers: it writes `Content-Length` (never chunked, bodies are complete),
 /// `Connection: close` when the connection ends after this response, and the `Date` it is given. Fields of
-/// those names in the head are ignored.
+/// those names in the head are ignored — except in a `101 Switching Protocols` head, whose `Connection: Upgrade`
+/// is part of the protocol switch and which has no body to frame.
 package enum HTTPResponseEncoder {
     /// Appends one complete response to `output`.
     ///
@@ -26,7 +27,8 @@ package enum HTTPResponseEncoder {
         } else {
             appendBytes(of: "HTTP/1.1 \(head.status.code) \(head.status.reasonPhrase)\r\n", to: &output)
         }
-        for field in head.headers where !isFramingField(field.name) {
+        let switching = head.status.code == 101
+        for field in head.headers where switching || !isFramingField(field.name) {
             appendField(field.name, field.value, to: &output)
         }
         if let date {

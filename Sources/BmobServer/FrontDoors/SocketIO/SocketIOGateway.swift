@@ -1,0 +1,89 @@
+import BmobHTTP
+import BmobIO
+import BmobWire
+import Synchronization
+
+/// Bmob's realtime data protocol (socket.io 0.9 over WebSocket) on the server's port:
+/// `GET /socket.io/1/` hands out a session id, `GET /socket.io/1/websocket/<sid>` upgrades to a WebSocket
+/// that a ``SocketIOSession`` serves. Events come from the ``RealtimeHub``.
+package final class SocketIOGateway: Sendable {
+    let hub: RealtimeHub
+    let apps: AppDirectory
+    let logger: Logger
+    let sessions: SocketIOSessionTable
+    /// Seconds between heartbeats the server sends.
+    let heartbeatSeconds: Int
+    /// Seconds of silence after which a client is dropped.
+    let timeoutSeconds: Int
+    let webSocket: WebSocketConfiguration
+    /// Each loop's listener index, made on the loop the first time a session there needs it.
+    private let indexes = Mutex<[ObjectIdentifier: LoopBound<RealtimeLoopIndex>]>([:])
+    /// Subscriptions one connection may hold; more are refused with an error packet.
+    static let maximumSubscriptionsPerSession = 1000
+
+    package init(hub: RealtimeHub, apps: AppDirectory, configuration: ServerConfiguration, logger: Logger) {
+        self.hub = hub
+        self.apps = apps
+        self.logger = logger
+        self.heartbeatSeconds = min(configuration.realtimeHeartbeatSeconds, max(1, configuration.realtimeTimeoutSeconds - 1))
+        self.timeoutSeconds = configuration.realtimeTimeoutSeconds
+        self.sessions = SocketIOSessionTable(lifetimeSeconds: configuration.realtimeTimeoutSeconds)
+        // socket.io heartbeats already prove the client alive; WebSocket pings cover clients that stop
+        // answering them at the TCP level. Messages are small subscription requests.
+        self.webSocket = WebSocketConfiguration(
+            maximumMessageSize: 64 * 1024,
+            maximumQueuedBytes: configuration.realtimeMaxQueuedBytes,
+            pingInterval: .seconds(configuration.realtimeTimeoutSeconds),
+            pongTimeout: .seconds(configuration.realtimeTimeoutSeconds))
+    }
+
+    /// The listener index of `loop`; call on that loop.
+    func index(on loop: EventLoop) -> LoopBound<RealtimeLoopIndex> {
+        indexes.withLock { indexes in
+            if let index = indexes[ObjectIdentifier(loop)] { return index }
+            let index = LoopBound(RealtimeLoopIndex(), loop: loop)
+            indexes[ObjectIdentifier(loop)] = index
+            return index
+        }
+    }
+
+    /// Adds the two routes.
+    package func register(in router: inout BmobRouter) {
+        router.open(.get, "/socket.io/1") { [self] request in try handshake(request) }
+        router.open(.get, "/socket.io/1/websocket/:sid") { [self] request in try upgrade(request) }
+    }
+
+    /// `sid:heartbeatTimeout:closeTimeout:websocket`, as text. Browsers call it cross-origin.
+    private func handshake(_ request: BmobRequest) throws -> HTTPResponse {
+        guard let sid = sessions.issue() else {
+            throw BmobAPIError(.unavailable, "too many realtime handshakes waiting; try again later", status: .serviceUnavailable)
+        }
+        let answer = SocketIOHandshake(sid: sid, heartbeatTimeout: timeoutSeconds, closeTimeout: timeoutSeconds)
+        var response = HTTPResponse.text(answer.encoded)
+        response.headers.add(name: "Access-Control-Allow-Origin", value: request.http.headers["Origin"] ?? "*")
+        response.headers.add(name: "Access-Control-Allow-Credentials", value: "true")
+        response.headers.add(name: "Cache-Control", value: "no-store")
+        return response
+    }
+
+    /// The WebSocket for a session id from ``handshake(_:)``. Any `Origin` is accepted: subscribers are
+    /// anonymous and only see what the public may read.
+    private func upgrade(_ request: BmobRequest) throws -> HTTPResponse {
+        let response: HTTPResponse
+        do {
+            response = try HTTPResponse.webSocket(accepting: request.http.head, configuration: webSocket) { [self] in
+                SocketIOSession(gateway: self)
+            }
+        } catch {
+            var refusal = BmobAPIError.body(status: error.response.status, code: error.response.status.code, message: error.description)
+            for field in error.response.headers { refusal.headers.add(name: field.name, value: field.value) }
+            return refusal
+        }
+        guard let sid = request.parameters["sid"], SocketIOHandshake.isValidSID(sid), sessions.claim(sid) else {
+            return BmobAPIError.body(
+                status: .forbidden, code: 403,
+                message: "unknown, expired or already used socket.io session id; handshake at /socket.io/1/ first")
+        }
+        return response
+    }
+}

@@ -1,0 +1,181 @@
+import BmobHTTP
+import BmobIO
+import BmobWire
+
+/// One socket.io 0.9 client on a WebSocket: sends `1::` and the ready event, keeps heartbeats going, turns
+/// `client_sub` / `client_unsub` into registrations with the app's ``RealtimeFeed``, and forwards events.
+/// Loop-confined (its socket's loop).
+///
+/// Subscriptions are anonymous (the protocol carries no session token), so events are filtered for public
+/// read access by the feed. Malformed packets and refused subscriptions are answered with a socket.io
+/// error packet (`7:::reason`) and leave the connection open; binary messages close it with 1003.
+final class SocketIOSession: WebSocketHandler, RealtimeListener {
+    private struct Subscription: Hashable {
+        var appId: String
+        var key: RealtimeSubscriptionKey
+    }
+
+    private let gateway: SocketIOGateway
+    /// The connection; weak because the connection owns its handler.
+    private weak var socket: WebSocketConnection?
+    private var subscriptions: Set<Subscription> = []
+    /// When the client last sent a packet (monotonic nanoseconds).
+    private var lastHeard: UInt64 = 0
+
+    private static let connectFrame = textFrame(SocketIOPacket.connect.encoded)
+    private static let readyFrame = textFrame(BmobRealtimeEventName.readyPacket.encoded)
+    private static let heartbeatFrame = textFrame(SocketIOPacket.heartbeat.encoded)
+
+    init(gateway: SocketIOGateway) {
+        self.gateway = gateway
+    }
+
+    private static func textFrame(_ text: String) -> [UInt8] {
+        WebSocketFrame(opcode: .text, payload: Array(text.utf8)).encoded()
+    }
+
+    // MARK: - WebSocketHandler
+
+    func webSocketOpened(_ socket: WebSocketConnection) {
+        self.socket = socket
+        lastHeard = Posix.monotonicNanoseconds()
+        socket.send(encodedFrame: Self.connectFrame)
+        socket.send(encodedFrame: Self.readyFrame)
+        scheduleHeartbeat(on: socket.loop)
+    }
+
+    func webSocketReceived(_ socket: WebSocketConnection, _ message: WebSocketMessage) {
+        lastHeard = Posix.monotonicNanoseconds()
+        switch message {
+        case .binary:
+            socket.close(code: .unsupportedData, reason: "socket.io 0.9 packets are text")
+        case .text(let text):
+            let packets: [SocketIOPacket]
+            do {
+                packets = try SocketIOFrameBatch.decode(text)
+            } catch {
+                sendError(error.description)
+                return
+            }
+            for packet in packets where socket.isOpen {
+                handle(packet, on: socket)
+            }
+        }
+    }
+
+    func webSocketClosed(_ socket: WebSocketConnection, code: WebSocketCloseCode?) {
+        let loop = socket.loop
+        let index = gateway.index(on: loop)
+        for subscription in subscriptions {
+            unregister(subscription, index: index, loop: loop)
+        }
+        subscriptions = []
+        self.socket = nil
+    }
+
+    // MARK: - RealtimeListener
+
+    func realtimeEvent(encodedFrame: [UInt8]) {
+        socket?.send(encodedFrame: encodedFrame)
+    }
+
+    // MARK: - Packets
+
+    private func handle(_ packet: SocketIOPacket, on socket: WebSocketConnection) {
+        switch packet.payload {
+        case .disconnect:
+            socket.close(code: .normalClosure, reason: "")
+        case .event(let name, let args):
+            guard name == BmobRealtimeEventName.clientSubscribe.rawValue
+                || name == BmobRealtimeEventName.clientUnsubscribe.rawValue
+            else {
+                // Other events mean nothing to this server; clients may emit their own.
+                acknowledge(packet, on: socket)
+                return
+            }
+            do {
+                let request = try BmobRealtimeSubscription(eventName: name, args: args)
+                try apply(request, on: socket)
+                acknowledge(packet, on: socket)
+            } catch let error as SocketIOError {
+                sendError(error.description)
+            } catch let error as BmobAPIError {
+                sendError(error.message)
+            } catch {
+                sendError("subscription failed")
+            }
+        default:
+            // Heartbeats only refresh `lastHeard`; connect, message, json, ack and noop need no answer.
+            break
+        }
+    }
+
+    /// Flutter's client asks for acks (`5:1+::{…}`); answer `6:::1` so it does not wait.
+    private func acknowledge(_ packet: SocketIOPacket, on socket: WebSocketConnection) {
+        guard let id = packet.id else { return }
+        let ack = SocketIOPacket(.ack(id: id.value, args: []), endpoint: packet.endpoint)
+        socket.send(text: ack.encoded)
+    }
+
+    private func sendError(_ reason: String) {
+        // A socket.io 0.9 error reason cannot contain '+' (it separates the advice).
+        let text = String(reason.map { $0 == "+" ? " " : $0 }.prefix(200))
+        socket?.send(text: SocketIOPacket(.error(reason: text, advice: nil)).encoded)
+    }
+
+    private func apply(_ request: BmobRealtimeSubscription, on socket: WebSocketConnection) throws {
+        guard BmobName.isValidClassName(request.tableName) else {
+            throw BmobAPIError(.invalidClassName, "invalid tableName '\(request.tableName)'")
+        }
+        guard let runtime = gateway.apps.openedRuntime(id: request.appKey) else {
+            throw BmobAPIError(.unauthorized, "unknown appKey")
+        }
+        let subscription = Subscription(
+            appId: request.appKey,
+            key: RealtimeSubscriptionKey(
+                tableName: request.tableName, action: request.action.subscribeForm, objectId: request.objectId))
+        let loop = socket.loop
+        let index = gateway.index(on: loop)
+        if request.isUnsubscribe {
+            guard subscriptions.remove(subscription) != nil else { return }
+            unregister(subscription, index: index, loop: loop)
+            return
+        }
+        guard !subscriptions.contains(subscription) else { return }
+        guard subscriptions.count < SocketIOGateway.maximumSubscriptionsPerSession else {
+            throw BmobAPIError(.badRequest, "too many subscriptions on one connection")
+        }
+        guard let feed = gateway.hub.feed(for: runtime) else {
+            throw BmobAPIError(.unavailable, "server is shutting down")
+        }
+        subscriptions.insert(subscription)
+        if index.value.add(self, appId: subscription.appId, key: subscription.key) {
+            feed.add(subscription.key, index: index)
+        }
+    }
+
+    private func unregister(_ subscription: Subscription, index: LoopBound<RealtimeLoopIndex>, loop: EventLoop) {
+        guard index.value.remove(self, appId: subscription.appId, key: subscription.key),
+            let runtime = gateway.apps.openedRuntime(id: subscription.appId),
+            let feed = gateway.hub.feed(for: runtime)
+        else { return }
+        feed.remove(subscription.key, loop: loop)
+    }
+
+    // MARK: - Heartbeats
+
+    /// Sends `2:::` every heartbeat interval and drops the client after the timeout without a packet.
+    private func scheduleHeartbeat(on loop: EventLoop) {
+        let interval = UInt64(gateway.heartbeatSeconds) * 1_000_000_000
+        loop.scheduleTimer(afterNanoseconds: interval) { [weak self] in
+            guard let self, let socket = self.socket, socket.isOpen else { return }
+            let silence = Posix.monotonicNanoseconds() &- self.lastHeard
+            if silence >= UInt64(self.gateway.timeoutSeconds) * 1_000_000_000 {
+                socket.close(code: .goingAway, reason: "heartbeat timeout")
+                return
+            }
+            socket.send(encodedFrame: Self.heartbeatFrame)
+            self.scheduleHeartbeat(on: loop)
+        }
+    }
+}
