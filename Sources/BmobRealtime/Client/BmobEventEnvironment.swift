@@ -5,12 +5,12 @@ package import Foundation
 import FoundationNetworking
 #endif
 
-/// What a ``BmobEvent`` talks to, passed in so tests can use their own client, transports, handshake and
-/// delays: the SDK client (app key and realtime address), a factory of WebSocket transports, the socket.io
-/// handshake request, the clock for `?t=`, and the timing rules.
+/// What a ``BmobEvent`` talks to, passed in so tests can use their own app, transports, handshake and
+/// delays: the app key and realtime address (from the SDK client), a factory of WebSocket transports, the
+/// socket.io handshake request, the clock for `?t=`, and the timing rules.
 package struct BmobEventEnvironment: Sendable {
-    /// The client whose session and realtime address are used.
-    package var client: BmobClient
+    /// The Application ID and the realtime address for a new attempt; waits for an initialize in progress.
+    package var resolveApp: @Sendable () async throws(BmobEventFailure) -> (appKey: String, address: BmobIOAddress)
     /// Makes a new transport for each connection attempt.
     package var makeTransport: @Sendable () -> any WebSocketTransport
     /// Performs `GET <url>` and returns the parsed socket.io handshake.
@@ -25,21 +25,21 @@ package struct BmobEventEnvironment: Sendable {
     /// An environment.
     ///
     /// - Parameters:
-    ///   - client: the SDK client.
+    ///   - resolveApp: the app key and realtime address of each attempt.
     ///   - makeTransport: the transport factory.
     ///   - fetchHandshake: the handshake request.
     ///   - milliseconds: the clock.
     ///   - reconnectDelay: the reconnection wait; 5 seconds.
     ///   - connectTimeout: the connection timeout; 10 seconds.
     package init(
-        client: BmobClient,
+        resolveApp: @escaping @Sendable () async throws(BmobEventFailure) -> (appKey: String, address: BmobIOAddress),
         makeTransport: @escaping @Sendable () -> any WebSocketTransport,
         fetchHandshake: @escaping @Sendable (URL, Duration) async throws(BmobEventFailure) -> SocketIOHandshake,
         milliseconds: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
         reconnectDelay: Duration = .seconds(5),
         connectTimeout: Duration = .seconds(10)
     ) {
-        self.client = client
+        self.resolveApp = resolveApp
         self.makeTransport = makeTransport
         self.fetchHandshake = fetchHandshake
         self.milliseconds = milliseconds
@@ -47,7 +47,8 @@ package struct BmobEventEnvironment: Sendable {
         self.connectTimeout = connectTimeout
     }
 
-    /// The SDK's environment: the given client, the platform's transport, the handshake over URLSession.
+    /// The SDK's environment: the given client's app and realtime address, the platform's transport, the
+    /// handshake over URLSession.
     ///
     /// - Parameters:
     ///   - client: the SDK client; the shared one by default.
@@ -59,7 +60,15 @@ package struct BmobEventEnvironment: Sendable {
         reconnectDelay: Duration = .seconds(5)
     ) -> BmobEventEnvironment {
         BmobEventEnvironment(
-            client: client,
+            resolveApp: { () throws(BmobEventFailure) in
+                let session: BmobSession
+                do {
+                    session = try await client.requireSession()
+                } catch {
+                    throw .notInitialized
+                }
+                return (session.appKey, client.realtimeAddress)
+            },
             makeTransport: {
                 #if canImport(Darwin)
                 URLSessionWebSocketTransport()

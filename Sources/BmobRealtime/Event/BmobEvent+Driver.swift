@@ -98,24 +98,15 @@ extension BmobEvent {
     private func startHandshake(attempt: Int) {
         let environment = self.environment
         let task = Task { [weak self] in
-            let client = environment.client
-            let session: BmobSession
-            do {
-                session = try await client.requireSession()
-            } catch {
-                self?.handle { $0.handshakeFailed(attempt: attempt, failure: .notInitialized) }
-                return
-            }
-            let address = client.realtimeAddress
-            guard let url = URL(string: address.handshakeURL(milliseconds: environment.milliseconds())) else {
-                self?.handle { $0.handshakeFailed(attempt: attempt, failure: .handshakeFailed("invalid address")) }
-                return
-            }
             do throws(BmobEventFailure) {
+                let (appKey, address) = try await environment.resolveApp()
+                guard let url = URL(string: address.handshakeURL(milliseconds: environment.milliseconds())) else {
+                    throw .handshakeFailed("invalid realtime address")
+                }
                 let handshake = try await environment.fetchHandshake(url, environment.connectTimeout)
                 guard let self else { return }
                 lock.withLock { addresses[attempt] = address }
-                handle { $0.handshakeSucceeded(attempt: attempt, handshake: handshake, appKey: session.appKey) }
+                handle { $0.handshakeSucceeded(attempt: attempt, handshake: handshake, appKey: appKey) }
             } catch {
                 self?.handle { $0.handshakeFailed(attempt: attempt, failure: error) }
             }
