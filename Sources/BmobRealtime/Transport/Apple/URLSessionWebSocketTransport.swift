@@ -116,13 +116,12 @@ package final class URLSessionWebSocketTransport: NSObject, WebSocketTransport, 
         task.receive { [weak self] result in
             guard let self else { return }
             switch result {
-            case .success(.string(let text)):
-                self.deliver(.message(.text(text)))
-                self.receiveNext(task)
-            case .success(.data(let data)):
-                self.deliver(.message(.binary(Array(data))))
-                self.receiveNext(task)
-            case .success:
+            case .success(let message):
+                switch message {
+                case .string(let text): self.deliver(.message(.text(text)))
+                case .data(let data): self.deliver(.message(.binary(Array(data))))
+                @unknown default: break
+                }
                 self.receiveNext(task)
             case .failure(let error):
                 let code = task.closeCode
