@@ -254,11 +254,16 @@ package struct SocketIOClientStateMachine: Sendable {
 
     // MARK: - Timers
 
-    /// The reconnect timer of a failed attempt fired: starts the next attempt.
+    /// The reconnect timer of a failed attempt fired: starts the next attempt, or, when ``autoReconnect``
+    /// was turned off meanwhile, stops and finishes the streams.
     ///
     /// - Parameter attempt: the failed attempt the timer was scheduled for.
     package mutating func reconnectTimerFired(attempt: Int) -> [Action] {
         guard state == .waitingToReconnect(attempt: attempt) else { return [] }
+        guard autoReconnect else {
+            state = .idle
+            return [.finishStreams]
+        }
         return startAttempt()
     }
 

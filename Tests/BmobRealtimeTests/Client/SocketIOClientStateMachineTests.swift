@@ -230,6 +230,13 @@ struct SocketIOClientStateMachineTests {
         #expect(
             machine.webSocketOpenFailed(attempt: 2, failure: .webSocketFailed("refused"))
                 == [.notifyFailure(.webSocketFailed("refused")), .finishStreams])
+
+        // Turned off while waiting to reconnect: the timer stops instead of reconnecting.
+        var waiting = readyMachine()
+        _ = waiting.webSocketClosed(attempt: 1, failure: .connectionClosed(code: 1006, reason: ""))
+        waiting.autoReconnect = false
+        #expect(waiting.reconnectTimerFired(attempt: 1) == [.finishStreams])
+        #expect(waiting.state == .idle)
     }
 
     @Test("the heartbeat watchdog drops a silent connection")

@@ -7,7 +7,7 @@ import Testing
 /// BmobEvent's driver with an in-memory server: URLs and headers, the order of packets, streams and the
 /// delegate together, reconnection and disconnection. The end-to-end suite repeats the main paths against
 /// the real gateway.
-@Suite("BmobEvent driver with an in-memory server")
+@Suite("BmobEvent driver with an in-memory server", .timeLimit(.minutes(1)))
 struct BmobEventDriverTests {
     static let ready = BmobRealtimeEventName.readyPacket.encoded
 

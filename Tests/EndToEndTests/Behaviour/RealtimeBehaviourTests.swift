@@ -9,7 +9,7 @@ import Testing
 extension EndToEnd {
     /// BmobEvent against the in-process socket.io gateway: reconnection across a server restart,
     /// disconnect semantics, several consumers at once.
-    @Suite("Realtime behaviour")
+    @Suite("Realtime behaviour", .timeLimit(.minutes(2)))
     struct RealtimeBehaviourTests {
         @Test("after a server restart on the same port and data folder, subscriptions are restored within 6 s, without duplicates")
         @MainActor

@@ -33,7 +33,7 @@ final class RealtimeObserver: BmobEventDelegate {
 }
 
 extension EndToEnd {
-    @Suite("Seed samples: 实时数据监听")
+    @Suite("Seed samples: 实时数据监听", .timeLimit(.minutes(2)))
     struct RealtimeSamples {
         @Test("自定义监听域名: resetIODomain sets the address before or after initialize; nil restores init's io")
         func customIODomain() async throws {
@@ -64,16 +64,21 @@ extension EndToEnd {
             try await RealtimeFixture.waitUntilLive(event)
             defer { event.disconnect() }
             let marker = UUID().uuidString
-            let writer = Task {  // test: once the new connection is live, write a row
-                try await RealtimeFixture.waitUntilLive(event)
-                return try await RealtimeFixture.create("SwitchNote", ["marker": .string(marker)])
-            }
 
             try await Bmob.resetIODomain(server.baseURL)
             event.disconnect()
             let nextMessages = event.eventStream()  // 主动断开已结束旧事件流
             // 已登记的订阅会保留，无需重复登记。
             event.connect()
+            let writer = Task {  // test: once the new connection is live, write a row (or end the loop)
+                do {
+                    try await RealtimeFixture.waitUntilLive(event)
+                    return try await RealtimeFixture.create("SwitchNote", ["marker": .string(marker)])
+                } catch {
+                    event.disconnect()
+                    throw error
+                }
+            }
             var received: BmobEventMessage?  // test
             for await message in nextMessages {
                 print(message.rawValue)
@@ -107,11 +112,16 @@ extension EndToEnd {
             event.listenRowChange(.deleteRow, tableName: "Post", objectId: "row-id")
             event.connect()
 
-            let writer = Task {  // test: write once live, then end the loop below with disconnect()
-                try await RealtimeFixture.waitUntilLive(event)
-                let id = try await RealtimeFixture.create("Post", ["title": .string(marker)])
-                try await RealtimeFixture.delete("Post", "row-id")
-                return id
+            let writer = Task {  // test: write once live; the loop below ends with disconnect()
+                do {
+                    try await RealtimeFixture.waitUntilLive(event)
+                    let id = try await RealtimeFixture.create("Post", ["title": .string(marker)])
+                    try await RealtimeFixture.delete("Post", "row-id")
+                    return id
+                } catch {
+                    event.disconnect()
+                    throw error
+                }
             }
             var seen: [BmobEventMessage] = []  // test
             for await message in messages {

@@ -131,10 +131,15 @@ final class POSIXWebSocketConnection {
         }
     }
 
-    /// Polls the socket (and the wake pipe) while opening; a close from another thread abandons the attempt.
-    private func wait(readable: Bool, until deadline: ContinuousClock.Instant) throws(WebSocketTransportError) {
+    /// Polls the socket (and the wake pipe) until it is readable or writable. While opening, a close from
+    /// another thread abandons the attempt; while finishing, it is expected and ignored.
+    private func wait(
+        readable: Bool, until deadline: ContinuousClock.Instant, abandoningOnClose: Bool = true
+    ) throws(WebSocketTransportError) {
         while true {
-            if queue.closeRequested { throw WebSocketTransportError(.cancelled, "closed while connecting") }
+            if abandoningOnClose && queue.closeRequested {
+                throw WebSocketTransportError(.cancelled, "closed while connecting")
+            }
             var descriptors = [
                 pollfd(fd: socket.descriptor, events: Int16(readable ? POLLIN : POLLOUT), revents: 0),
                 pollfd(fd: queue.wakePipe.readDescriptor, events: Int16(POLLIN), revents: 0),
@@ -268,7 +273,7 @@ final class POSIXWebSocketConnection {
             append(ciphertext: tls.takeCiphertext())
         }
         while (try? writeAvailable()) == false {
-            guard (try? wait(readable: false, until: deadline)) != nil else { return }
+            guard (try? wait(readable: false, until: deadline, abandoningOnClose: false)) != nil else { return }
         }
         guard !peerEnded else { return }
         socket.shutdownWrite()
