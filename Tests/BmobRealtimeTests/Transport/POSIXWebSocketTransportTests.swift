@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The Linux WebSocket client against an independent server: the Python `websockets` library.
-@Suite("POSIX WebSocket transport against Python websockets", .timeLimit(.minutes(1)))
+@Suite("POSIX WebSocket transport against Python websockets", .serialized, .timeLimit(.minutes(1)))
 struct POSIXWebSocketTransportTests {
     private func open(
         _ peer: PythonPeer, _ path: String, headers: [HTTPField] = [], configuration: POSIXWebSocketTransport.Configuration = .init()

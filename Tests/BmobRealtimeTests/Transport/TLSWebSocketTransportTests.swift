@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `wss` through OpenSSL against Python `websockets` with certificates made by the `openssl` CLI.
-@Suite("POSIX WebSocket transport over TLS", .timeLimit(.minutes(1)))
+@Suite("POSIX WebSocket transport over TLS", .serialized, .timeLimit(.minutes(1)))
 struct TLSWebSocketTransportTests {
     private func connect(_ url: String, trusting caFile: String?) async throws -> (POSIXWebSocketTransport, TransportRecorder) {
         var configuration = POSIXWebSocketTransport.Configuration()
