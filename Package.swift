@@ -59,8 +59,8 @@ var targets: [Target] = [
         path: "Tests/Support/CrashWriter"
     ),
 
-    // Benchmarks: the raw SQLite reference that `make bench` runs beside the server.
-    .executableTarget(name: "bmob-bench", dependencies: ["CSQLite"], path: "Benchmarks/Sources/bmob-bench"),
+    // Benchmarks: the raw SQLite reference and the realtime fan-out client that `make bench` runs beside the server.
+    .executableTarget(name: "bmob-bench", dependencies: ["CSQLite", "BmobIO", "BmobWire"], path: "Benchmarks/Sources/bmob-bench"),
 
     .testTarget(name: "BmobCryptoTests", dependencies: ["BmobCrypto"]),
     .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto"]),

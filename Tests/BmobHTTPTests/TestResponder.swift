@@ -12,7 +12,7 @@ struct TestResponder: HTTPResponder {
     struct Boom: Error {}
 
     enum Endpoint: Int {
-        case hello, echo, small, slow, thread, big, boom, webSocket, webSocketPing
+        case hello, echo, small, slow, thread, big, boom, webSocket, webSocketPing, webSocketPatient
     }
 
     /// Counts what WebSocket handlers saw, across loops.
@@ -29,6 +29,7 @@ struct TestResponder: HTTPResponder {
         router.add(.get, "/boom")
         router.add(.get, "/ws")
         router.add(.get, "/ws-ping")
+        router.add(.get, "/ws-patient")
         return router
     }()
 
@@ -59,10 +60,16 @@ struct TestResponder: HTTPResponder {
                 return HTTPResponse(status: .ok, body: (0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) })
             case .boom:
                 throw Boom()
-            case .webSocket, .webSocketPing:
-                let configuration = route.index == Endpoint.webSocket.rawValue
-                    ? WebSocketConfiguration(maximumMessageSize: 1024, maximumQueuedBytes: 256 * 1024, closeTimeout: .seconds(1))
-                    : WebSocketConfiguration(pingInterval: .milliseconds(200), pongTimeout: .milliseconds(400))
+            case .webSocket, .webSocketPing, .webSocketPatient:
+                let configuration: WebSocketConfiguration
+                switch Endpoint(rawValue: route.index)! {
+                case .webSocket:
+                    configuration = WebSocketConfiguration(maximumMessageSize: 1024, maximumQueuedBytes: 256 * 1024, closeTimeout: .seconds(1))
+                case .webSocketPing:
+                    configuration = WebSocketConfiguration(pingInterval: .milliseconds(300), pongTimeout: .milliseconds(1500))
+                default:
+                    configuration = WebSocketConfiguration(maximumQueuedBytes: 256 * 1024, closeTimeout: .seconds(30))
+                }
                 let log = webSocketEvents
                 do {
                     return try HTTPResponse.webSocket(accepting: request.head, configuration: configuration) {

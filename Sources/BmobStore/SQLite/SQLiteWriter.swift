@@ -206,11 +206,12 @@ final class SQLiteWriter: @unchecked Sendable {
             statistics.committedWrites += succeeded.count
             statistics.failedWrites += failedCount
         }
-        for (_, resume) in succeeded {
-            resume()
-        }
+        // The head moves before anyone resumes, so a caller that saw its write finish also sees the head past it.
         if journalHead > 0 {
             commits.committed(through: journalHead)
+        }
+        for (_, resume) in succeeded {
+            resume()
         }
         return []
     }

@@ -16,8 +16,10 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
     }
 
     private let gateway: SocketIOGateway
-    /// The connection; weak because the connection owns its handler.
-    private weak var socket: WebSocketConnection?
+    /// The connection. The connection also owns its handler; the cycle ends when the connection closes (it
+    /// drops its handler, and ``webSocketClosed(_:code:)`` drops this). Not weak: a weak load on every
+    /// delivery takes Swift's slow reference-counting path, a measurable share of fan-out.
+    private var socket: WebSocketConnection?
     private var subscriptions: Set<Subscription> = []
     /// When the client last sent a packet (monotonic nanoseconds).
     private var lastHeard: UInt64 = 0

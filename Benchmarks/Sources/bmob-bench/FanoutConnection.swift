@@ -1,0 +1,63 @@
+/// One subscriber of the fan-out benchmark: its socket, where it is in the setup, and what it received.
+/// Kept small, since the benchmark holds ten thousand; owned by the receive loop's thread.
+final class FanoutConnection {
+    /// Where the connection is in its life.
+    enum State {
+        /// Not started yet.
+        case idle
+        /// TCP connect for `GET /socket.io/1/` in progress, the request waiting in ``outbox``.
+        case handshakeConnecting
+        /// Request sent; reading the session id.
+        case handshakeReading
+        /// TCP connect for the WebSocket upgrade in progress.
+        case upgradeConnecting
+        /// Upgrade request sent; reading the 101 response.
+        case upgradeReading
+        /// WebSocket open; waiting for the server's `client_send_data` event.
+        case awaitingReady
+        /// `client_sub` sent with an ack id; waiting for the ack.
+        case subscribing
+        /// Subscribed: counting deliveries.
+        case subscribed
+        /// Closed after an error (counted once, when it happened).
+        case failed
+
+        /// Whether the connection still holds a setup slot.
+        var isSettingUp: Bool {
+            switch self {
+            case .handshakeConnecting, .handshakeReading, .upgradeConnecting, .upgradeReading, .awaitingReady,
+                .subscribing:
+                true
+            case .idle, .subscribed, .failed:
+                false
+            }
+        }
+    }
+
+    /// Its index among the benchmark's connections, and its selector token.
+    let token: Int
+    var state = State.idle
+    /// The socket, or -1.
+    var fd: Int32 = -1
+    /// The upgrade's `Sec-WebSocket-Key`, kept until the response is checked.
+    var key = ""
+    /// Bytes received and not yet used: an HTTP response during setup, a partial frame afterwards.
+    var inbox: [UInt8] = []
+    /// Bytes to send that the socket did not take yet.
+    var outbox: [UInt8] = []
+    /// Whether the selector watches for writability.
+    var watchesWritable = false
+    /// Deliveries of measured creates.
+    var received = 0
+    /// The highest `seq` received, to count deliveries that arrive out of order or twice.
+    var lastSeq = 0
+    /// Whether the probe create (seq 0) arrived.
+    var gotProbe = false
+
+    /// A connection not yet started.
+    ///
+    /// - Parameter token: its index among the benchmark's connections.
+    init(token: Int) {
+        self.token = token
+    }
+}

@@ -1,0 +1,96 @@
+/// What `bmob-bench fanout` is asked to do, read from its command line.
+///
+///     bmob-bench fanout --port P --app-id ID --rest-key KEY [--host 127.0.0.1] [--write-port P]
+///                       [--connections 10000] [--batch 256] [--rate 12] [--seconds 10] [--settle 2]
+///                       [--drain 10] [--setup-timeout 180] [--server-pid PID] [--table Fan]
+struct FanoutOptions {
+    /// The server's address; socket.io handshakes and WebSockets go to `port`.
+    var host = "127.0.0.1"
+    var port: UInt16 = 0
+    /// Where the REST creates go; the same port unless the server under test takes writes elsewhere.
+    var writePort: UInt16?
+    var appId = ""
+    var restKey = ""
+    /// The class whose `updateTable` events every connection subscribes to.
+    var table = "Fan"
+    /// WebSocket connections to open and subscribe.
+    var connections = 10_000
+    /// Connections being set up at once (handshake, upgrade, subscription).
+    var batch = 256
+    /// REST creates per second while measuring.
+    var rate = 12.0
+    /// How long the creates go on, in seconds.
+    var seconds = 10.0
+    /// Quiet seconds between the last subscription and the idle memory reading.
+    var settle = 2.0
+    /// Seconds to wait after the last create for deliveries still on their way.
+    var drain = 10.0
+    /// Seconds the whole setup may take; connections not subscribed by then count as failed.
+    var setupTimeout = 180.0
+    /// The server process, for its resident memory and CPU time; without it those are left out.
+    var serverPID: Int32?
+
+    static let usage = """
+        usage: bmob-bench fanout --port P --app-id ID --rest-key KEY [--host H] [--write-port P]
+               [--connections N] [--batch N] [--rate WRITES_PER_S] [--seconds S] [--settle S] [--drain S]
+               [--setup-timeout S] [--server-pid PID] [--table NAME]
+        """
+
+    /// Parses the arguments after `fanout`; exits with a message when they are wrong.
+    ///
+    /// - Parameter arguments: the command line after the subcommand name.
+    /// - Returns: the options.
+    static func parse(_ arguments: [String]) -> FanoutOptions {
+        var options = FanoutOptions()
+        var rest = arguments[...]
+        func value(_ flag: String) -> String {
+            guard let next = rest.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
+            return next
+        }
+        func number(_ flag: String) -> Double {
+            guard let parsed = Double(value(flag)), parsed.isFinite, parsed >= 0 else {
+                fail("\(flag) needs a non-negative number")
+            }
+            return parsed
+        }
+        func count(_ flag: String) -> Int {
+            guard let parsed = Int(value(flag)), parsed > 0 else { fail("\(flag) needs a positive integer") }
+            return parsed
+        }
+        func port(_ flag: String) -> UInt16 {
+            guard let parsed = UInt16(value(flag)), parsed > 0 else { fail("\(flag) needs a port number") }
+            return parsed
+        }
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--host": options.host = value(flag)
+            case "--port": options.port = port(flag)
+            case "--write-port": options.writePort = port(flag)
+            case "--app-id": options.appId = value(flag)
+            case "--rest-key": options.restKey = value(flag)
+            case "--table": options.table = value(flag)
+            case "--connections": options.connections = count(flag)
+            case "--batch": options.batch = count(flag)
+            case "--rate": options.rate = number(flag)
+            case "--seconds": options.seconds = number(flag)
+            case "--settle": options.settle = number(flag)
+            case "--drain": options.drain = number(flag)
+            case "--setup-timeout": options.setupTimeout = number(flag)
+            case "--server-pid":
+                guard let pid = Int32(value(flag)), pid > 0 else { fail("--server-pid needs a process id") }
+                options.serverPID = pid
+            default: fail("unknown option \(flag)\n\(usage)")
+            }
+        }
+        if options.port == 0 { fail("--port is required\n\(usage)") }
+        if options.appId.isEmpty || options.restKey.isEmpty { fail("--app-id and --rest-key are required") }
+        if options.rate <= 0 || options.seconds <= 0 { fail("--rate and --seconds must be positive") }
+        // The table name lands unescaped in JSON and a URL path; Bmob class names are letters, digits and _.
+        guard
+            options.table.utf8.allSatisfy({
+                $0 == 0x5F || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
+            })
+        else { fail("--table must be a class name of letters, digits and underscores") }
+        return options
+    }
+}

@@ -1,0 +1,125 @@
+/// What `bmob-bench fanout` prints, as one JSON object (keys in snake case). Durations are in
+/// microseconds unless the name says otherwise; memory in KiB or bytes as named.
+struct FanoutResult: Encodable {
+    // Setup
+    var connectionsRequested = 0
+    /// Connections subscribed when the measurement began.
+    var connectionsSubscribed = 0
+    /// Seconds from the first connect to the last subscription.
+    var setupSeconds = 0.0
+    /// Connections that failed at any point, setup or later.
+    var connectionsFailed = 0
+    /// Subscribed connections the server closed (or that broke) during the measurement.
+    var connectionsDroppedWhileMeasuring = 0
+
+    // Memory
+    /// The server's VmRSS after a warm-up create, before any connection.
+    var serverRSSBaselineKiB: Int?
+    /// The server's VmRSS with every connection subscribed and idle, after the settle time.
+    var serverRSSIdleKiB: Int?
+    /// The server's VmRSS after the measurement, connections still open.
+    var serverRSSAfterKiB: Int?
+    /// (idle − baseline) / subscribed connections.
+    var bytesPerIdleConnection: Double?
+
+    // Probe: one create before the measurement, which every subscriber must receive.
+    var probeReceived = 0
+    /// From the probe create's send to its last delivery.
+    var probeFanoutMilliseconds: Double?
+
+    // Measurement
+    var rate = 0.0
+    var seconds = 0.0
+    var writesAttempted = 0
+    var writesSucceeded = 0
+    var writesFailed = 0
+    var firstWriteFailure: String?
+    /// Writer lateness against its schedule (p99 and max).
+    var writeLagP99Us = 0.0
+    var writeLagMaxUs = 0.0
+    /// Create response time (p50, p99).
+    var writeResponseP50Us = 0.0
+    var writeResponseP99Us = 0.0
+    /// Successful creates × connections requested.
+    var expected = 0
+    var received = 0
+    /// expected − received.
+    var missed = 0
+    /// Deliveries whose `seq` was not above the last one the connection saw.
+    var outOfOrder = 0
+    /// Fewest and most deliveries on a connection subscribed at the start.
+    var receivedPerConnectionMin = 0
+    var receivedPerConnectionMax = 0
+    /// max(seconds, from the first create's schedule to the last delivery).
+    var windowSeconds = 0.0
+    /// received / windowSeconds.
+    var deliveriesPerSecond = 0.0
+    /// Seconds after the last create's response until the last delivery (or the drain limit).
+    var drainSeconds = 0.0
+    /// Write → event latency, from the create's scheduled send time to the delivery's read.
+    var latencyP50Us = 0.0
+    var latencyP90Us = 0.0
+    var latencyP99Us = 0.0
+    var latencyP999Us = 0.0
+    var latencyMaxUs = 0.0
+
+    // Cost
+    /// Server CPU seconds during the measurement (all threads), and per delivery.
+    var serverCPUSeconds: Double?
+    var serverCPUUsPerDelivery: Double?
+    /// This client's CPU seconds during the measurement (receive loop and writer).
+    var clientCPUSeconds = 0.0
+
+    // Protocol
+    var heartbeatsAnswered = 0
+    var pingsAnswered = 0
+    /// Errors by kind, over the whole run.
+    var errors: [String: Int] = [:]
+    /// The first error of each kind in full (up to ten kinds).
+    var errorSamples: [String] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case connectionsRequested = "connections_requested"
+        case connectionsSubscribed = "connections_subscribed"
+        case setupSeconds = "setup_seconds"
+        case connectionsFailed = "connections_failed"
+        case connectionsDroppedWhileMeasuring = "connections_dropped_while_measuring"
+        case serverRSSBaselineKiB = "server_rss_baseline_kib"
+        case serverRSSIdleKiB = "server_rss_idle_kib"
+        case serverRSSAfterKiB = "server_rss_after_kib"
+        case bytesPerIdleConnection = "bytes_per_idle_connection"
+        case probeReceived = "probe_received"
+        case probeFanoutMilliseconds = "probe_fanout_ms"
+        case rate
+        case seconds
+        case writesAttempted = "writes_attempted"
+        case writesSucceeded = "writes_succeeded"
+        case writesFailed = "writes_failed"
+        case firstWriteFailure = "first_write_failure"
+        case writeLagP99Us = "write_lag_p99_us"
+        case writeLagMaxUs = "write_lag_max_us"
+        case writeResponseP50Us = "write_response_p50_us"
+        case writeResponseP99Us = "write_response_p99_us"
+        case expected
+        case received
+        case missed
+        case outOfOrder = "out_of_order"
+        case receivedPerConnectionMin = "received_per_connection_min"
+        case receivedPerConnectionMax = "received_per_connection_max"
+        case windowSeconds = "window_seconds"
+        case deliveriesPerSecond = "deliveries_per_s"
+        case drainSeconds = "drain_seconds"
+        case latencyP50Us = "latency_p50_us"
+        case latencyP90Us = "latency_p90_us"
+        case latencyP99Us = "latency_p99_us"
+        case latencyP999Us = "latency_p999_us"
+        case latencyMaxUs = "latency_max_us"
+        case serverCPUSeconds = "server_cpu_s"
+        case serverCPUUsPerDelivery = "server_cpu_us_per_delivery"
+        case clientCPUSeconds = "client_cpu_s"
+        case heartbeatsAnswered = "heartbeats_answered"
+        case pingsAnswered = "pings_answered"
+        case errors
+        case errorSamples = "error_samples"
+    }
+}
