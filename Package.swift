@@ -36,7 +36,13 @@ var targets: [Target] = [
     .target(name: "BmobCore", dependencies: ["BmobWire", "BmobCrypto"]),
     .target(name: "BmobData", dependencies: ["BmobCore", "BmobWire"]),
     .target(name: "BmobUser", dependencies: ["BmobCore", "BmobData", "BmobWire"]),
-    .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData", "BmobUser"]),
+    // Realtime: BmobEvent over socket.io 0.9. On Apple platforms URLSessionWebSocketTask; elsewhere our own
+    // WebSocket client over POSIX sockets, with TLS through OpenSSL.
+    .target(
+        name: "BmobRealtime",
+        dependencies: ["BmobCore", "BmobWire", "BmobCrypto", .target(name: "COpenSSL", condition: .when(platforms: nonApple))]
+    ),
+    .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData", "BmobUser", "BmobRealtime"]),
 
     // Server.
     .target(name: "BmobIO", dependencies: ["CSystemShims"]),
@@ -59,7 +65,8 @@ var targets: [Target] = [
     .testTarget(name: "BmobCryptoTests", dependencies: ["BmobCrypto"]),
     .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto"]),
     .testTarget(name: "BmobCoreTests", dependencies: ["BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobTesting", "BmobWire", "BmobStore"]),
+    .testTarget(name: "BmobRealtimeTests", dependencies: ["BmobRealtime", "BmobCore", "BmobWire", "BmobCrypto"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobTesting", "BmobWire", "BmobStore"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire"]),
     .testTarget(name: "BmobStoreTests", dependencies: ["BmobStore", "BmobWire", "bmob-crash-writer"]),
@@ -84,6 +91,7 @@ let package = Package(
         .library(name: "BmobCore", targets: ["BmobCore"]),
         .library(name: "BmobData", targets: ["BmobData"]),
         .library(name: "BmobUser", targets: ["BmobUser"]),
+        .library(name: "BmobRealtime", targets: ["BmobRealtime"]),
         .executable(name: "bmob", targets: ["bmob"]),
         .library(name: "BmobServer", targets: ["BmobServer"]),
         .library(name: "BmobTesting", targets: ["BmobTesting"]),

@@ -2,3 +2,4 @@
 @_exported public import BmobCore
 @_exported public import BmobData
 @_exported public import BmobUser
+@_exported public import BmobRealtime

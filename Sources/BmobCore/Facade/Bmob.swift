@@ -23,6 +23,27 @@ public enum Bmob {
         BmobClient.shared.resetDomain(domain)
     }
 
+    /// Sets the address of the realtime service that `BmobEvent` connects to, or clears it.
+    ///
+    /// ```swift
+    /// try await Bmob.resetIODomain("https://realtime.example.com:443")
+    /// try await Bmob.resetIODomain(nil) // back to init's `io`, or the default address
+    /// ```
+    ///
+    /// Give only a scheme, a host and an optional port: `http://`, `https://`, `ws://`, `wss://`, or a bare
+    /// `host:port` (HTTP). A secure address uses an HTTPS handshake and a WSS connection. Realtime picks, in
+    /// order, this address, the `io` address of the server's init answer, and `http://io.codenow.cn:3010`.
+    /// ``initialize(appKey:)`` never overwrites it, and it may be set before or after initializing. A
+    /// connection already open keeps its address until it reconnects; ``resetDomain(_:)`` sets the API
+    /// address separately.
+    ///
+    /// - Parameter domain: the address, or `nil` to clear the custom address.
+    /// - Throws: ``BmobError/invalidParameter(reason:)`` for anything else (a path, query, fragment, user
+    ///   information, unknown scheme, empty host or bad port); the previous address is kept.
+    public static func resetIODomain(_ domain: String?) async throws {
+        try BmobClient.shared.resetIODomain(domain)
+    }
+
     /// Whether ``initialize(appKey:)`` has completed successfully.
     public static var isReady: Bool {
         get async { BmobClient.shared.isReady }

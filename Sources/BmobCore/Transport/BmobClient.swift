@@ -24,6 +24,7 @@ package final class BmobClient: @unchecked Sendable {
     private var session: BmobSession?
     private var initialization: Task<BmobSession, any Error>?
     private var sessionTokenValue: String?
+    private var customIOAddress: BmobIOAddress?
     private let transport: NativeTransport
 
     package init(transport: NativeTransport = NativeTransport()) {
@@ -33,6 +34,36 @@ package final class BmobClient: @unchecked Sendable {
     /// Sets the server for the next ``initialize(appKey:)``.
     package func resetDomain(_ domain: String) {
         lock.withLock { self.domain = domain }
+    }
+
+    /// Sets the realtime service's address, or clears it with `nil`; ``initialize(appKey:)`` never
+    /// changes it.
+    ///
+    /// - Parameter domain: `http(s)://host[:port]`, `ws(s)://host[:port]` or `host[:port]`; see
+    ///   ``BmobIOAddress/init(parsing:)``.
+    /// - Throws: ``BmobError/invalidParameter(reason:)`` when the text is not such an address; the previous
+    ///   address is kept.
+    package func resetIODomain(_ domain: String?) throws(BmobError) {
+        guard let domain else {
+            lock.withLock { customIOAddress = nil }
+            return
+        }
+        guard let address = BmobIOAddress(parsing: domain) else {
+            throw .invalidParameter(
+                reason: "realtime domain must be http://, https://, ws://, wss:// or host:port with no path")
+        }
+        lock.withLock { customIOAddress = address }
+    }
+
+    /// The address set with ``resetIODomain(_:)``, if any.
+    package var customRealtimeAddress: BmobIOAddress? {
+        lock.withLock { customIOAddress }
+    }
+
+    /// The realtime service to connect to now: the custom address, else `/8/init`'s `io`, else
+    /// ``BmobIOAddress/fallback``.
+    package var realtimeAddress: BmobIOAddress {
+        lock.withLock { BmobIOAddress.resolve(custom: customIOAddress, initIO: session?.settings["io"]) }
     }
 
     /// Whether a session is established.

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// A Python WebSocket server from `Tests/Support/python/`, run as a child process: it prints `PORT <n>`
+/// first, then one line per event the test checks; it exits when its stdin closes (``stop()``).
+final class PythonPeer: Sendable {
+    /// The package's root folder, found from this file's path.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The virtual environment's interpreter: `$BMOB_PYTHON_PEERS` (the interpreter or its environment
+    /// folder), else `.build/python-peers/bin/python` under the package root.
+    static var interpreter: URL {
+        if let configured = ProcessInfo.processInfo.environment["BMOB_PYTHON_PEERS"], !configured.isEmpty {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: configured, isDirectory: &isDirectory), isDirectory.boolValue {
+                return URL(fileURLWithPath: configured).appendingPathComponent("bin/python")
+            }
+            return URL(fileURLWithPath: configured)
+        }
+        return packageRoot.appendingPathComponent(".build/python-peers/bin/python")
+    }
+
+    /// The port the server listens on.
+    let port: Int
+    private let process: Process
+    private let input: Pipe
+    private let lines: LineCollector
+
+    /// Starts `script` with `arguments` and waits for its port.
+    init(script: String, arguments: [String] = []) async throws {
+        let python = Self.interpreter
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw PeerError("no Python peers at \(python.path): run scripts/bootstrap.sh")
+        }
+        let process = Process()
+        process.executableURL = python
+        process.arguments = [Self.packageRoot.appendingPathComponent("Tests/Support/python/\(script)").path] + arguments
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        let lines = LineCollector(handle: output.fileHandleForReading)
+        try process.run()
+        self.process = process
+        self.input = input
+        self.lines = lines
+        let portLine = try await lines.waitForLine(prefix: "PORT ", timeout: 15)
+        guard let port = Int(portLine.dropFirst(5)) else { throw PeerError("bad port line \(portLine)") }
+        self.port = port
+    }
+
+    /// Waits for the next output line starting with `prefix` that was not returned before.
+    func line(prefix: String, timeout: Double = 10) async throws -> String {
+        try await lines.waitForLine(prefix: prefix, timeout: timeout)
+    }
+
+    /// Closes the server's stdin so that it exits, and waits for it.
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { process.terminate() }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
