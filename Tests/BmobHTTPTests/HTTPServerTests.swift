@@ -290,7 +290,7 @@ import Testing
         try await idle.send(HTTPRequestText.make("GET", "/hello"))
         #expect(try await idle.readResponse().status == 200)
         // Long enough that shutdown begins while it runs, even when parallel tests keep the shared pool busy.
-        try await busy.send(HTTPRequestText.make("GET", "/slow/1500"))
+        try await busy.send(HTTPRequestText.make("GET", "/slow/5000"))
         try await Task.sleep(for: .milliseconds(50))
         async let pending = busy.readResponse()
         await server.shutdown()

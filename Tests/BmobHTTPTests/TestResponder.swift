@@ -12,7 +12,7 @@ struct TestResponder: HTTPResponder {
     struct Boom: Error {}
 
     enum Endpoint: Int {
-        case hello, echo, small, slow, thread, big, boom, webSocket, webSocketPing, webSocketPatient
+        case hello, echo, small, slow, thread, big, boom, webSocket, webSocketPing, webSocketPatient, webSocketStrictPing
     }
 
     /// Counts what WebSocket handlers saw, across loops.
@@ -30,6 +30,7 @@ struct TestResponder: HTTPResponder {
         router.add(.get, "/ws")
         router.add(.get, "/ws-ping")
         router.add(.get, "/ws-patient")
+        router.add(.get, "/ws-strict-ping")
         return router
     }()
 
@@ -60,13 +61,16 @@ struct TestResponder: HTTPResponder {
                 return HTTPResponse(status: .ok, body: (0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) })
             case .boom:
                 throw Boom()
-            case .webSocket, .webSocketPing, .webSocketPatient:
+            case .webSocket, .webSocketPing, .webSocketPatient, .webSocketStrictPing:
                 let configuration: WebSocketConfiguration
                 switch Endpoint(rawValue: route.index)! {
                 case .webSocket:
                     configuration = WebSocketConfiguration(maximumMessageSize: 1024, maximumQueuedBytes: 256 * 1024, closeTimeout: .seconds(1))
                 case .webSocketPing:
-                    configuration = WebSocketConfiguration(pingInterval: .milliseconds(300), pongTimeout: .milliseconds(1500))
+                    // A pong timeout no loaded test machine misses: this route checks that answering keeps it open.
+                    configuration = WebSocketConfiguration(pingInterval: .milliseconds(300), pongTimeout: .seconds(20))
+                case .webSocketStrictPing:
+                    configuration = WebSocketConfiguration(pingInterval: .milliseconds(300), pongTimeout: .milliseconds(700))
                 default:
                     configuration = WebSocketConfiguration(maximumQueuedBytes: 256 * 1024, closeTimeout: .seconds(30))
                 }

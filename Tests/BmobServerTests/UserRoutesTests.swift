@@ -206,7 +206,7 @@ struct UserRoutesTests {
             let (id, token) = try await signUp(server, ["username": "lister", "password": "pw"])
             let second = try #require(try await server.call("POST", "/1/login", json: ["username": "lister", "password": "pw"]).json?["sessionToken"]?.stringValue)
             let listed = try await server.call("GET", "/1/users/\(id)/sessions", headers: session(token))
-            let sessions = try #require(listed.json?["results"]?.arrayValue)
+            let sessions = try #require(listed.json?["results"]?.arrayValue, "\(listed.status) \(listed.text)")
             #expect(sessions.count == 2)
             #expect(sessions.filter { $0["current"] == true }.count == 1)
             #expect(listed.text.contains(token) == false && listed.text.contains(second) == false)

@@ -101,7 +101,12 @@ package final class WebSocketConnection: ChannelHandler {
 
     package func channelRead(_ channel: Channel, _ bytes: UnsafeRawBufferPointer) {
         lastReceived = Posix.monotonicNanoseconds()
-        pingSent = false
+        if pingSent {
+            // The answer to our ping: the armed timer waits for the pong deadline; the next ping is due one
+            // interval from now.
+            pingSent = false
+            if closeDeadline == nil { armTimer(at: lastReceived &+ pingInterval) }
+        }
         machine.bytesReceived(bytes)
         drive()
     }

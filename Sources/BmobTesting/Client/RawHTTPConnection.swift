@@ -18,7 +18,9 @@ import Darwin
 package final class RawHTTPConnection: @unchecked Sendable {
     // Invariant: callers never use one connection from two tasks at once (documented above); each call runs
     // to completion on a pool thread before the caller continues, so state is touched by one thread at a time.
-    private static let pool = ThreadPool(threadCount: 32, name: "raw-http")
+    // Many tests wait on reads at once when the whole suite runs in parallel; threads are cheap while they
+    // wait, and too few of them would delay unrelated tests' sends past their protocol timeouts.
+    private static let pool = ThreadPool(threadCount: 128, name: "raw-http")
     private let fd: Int32
     private var buffer: [UInt8] = []
     /// Seconds a read waits before ``RawHTTPError/timeout``.

@@ -55,12 +55,16 @@ final class PythonPeer: Sendable {
         try await lines.waitForLine(prefix: prefix, timeout: timeout)
     }
 
-    /// Closes the server's stdin so that it exits, and waits for it.
+    /// Closes the server's stdin so that it exits; one that is still running 5 s later is terminated. Returns
+    /// at once: waiting here would hold a thread of Swift's shared executor, which the code under test needs.
     func stop() {
         try? input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
+        let process = self.process
+        Thread.detachNewThread {
+            let deadline = Date().addingTimeInterval(5)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { process.terminate() }
+        }
     }
 
     deinit {

@@ -13,21 +13,21 @@ struct TestCertificates {
     var otherKey: String { folder.appendingPathComponent("other.key").path }
 
     /// Makes the CA and both server certificates.
-    static func make() throws -> TestCertificates {
+    static func make() async throws -> TestCertificates {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let certificates = TestCertificates(folder: folder)
         let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-        try openssl(
+        try await openssl(
             ["req", "-x509"] + curve + [
                 "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Bmob Realtime Test CA",
                 "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
             ], in: folder)
         for (name, names) in [("server", "DNS:localhost,IP:127.0.0.1"), ("other", "DNS:other.test")] {
-            try openssl(["req"] + curve + ["-keyout", "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(name)"], in: folder)
+            try await openssl(["req"] + curve + ["-keyout", "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(name)"], in: folder)
             try "subjectAltName=\(names)\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
                 .write(to: folder.appendingPathComponent("\(name).ext"), atomically: true, encoding: .utf8)
-            try openssl(
+            try await openssl(
                 [
                     "x509", "-req", "-in", "\(name).csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
                     "-out", "\(name).pem", "-days", "2", "-extfile", "\(name).ext",
@@ -41,15 +41,18 @@ struct TestCertificates {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private static func openssl(_ arguments: [String], in folder: URL) throws {
+    private static func openssl(_ arguments: [String], in folder: URL) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl"] + arguments
         process.currentDirectoryURL = folder
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // Wait without holding a thread of Swift's shared executor.
+        let exited = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exited.continuation.finish() }
         try process.run()
-        process.waitUntilExit()
+        for await _ in exited.stream {}
         guard process.terminationStatus == 0 else {
             throw PeerError("openssl \(arguments.first ?? "") failed with status \(process.terminationStatus)")
         }

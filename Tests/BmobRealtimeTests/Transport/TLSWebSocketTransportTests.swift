@@ -18,7 +18,7 @@ struct TLSWebSocketTransportTests {
 
     @Test("a server whose certificate chains to a trusted CA works by host name and by IP address")
     func trusted() async throws {
-        let certificates = try TestCertificates.make()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let peer = try await PythonPeer(
             script: "websocket_peer.py", arguments: ["--cert", certificates.serverCertificate, "--key", certificates.serverKey])
@@ -40,7 +40,7 @@ struct TLSWebSocketTransportTests {
 
     @Test("an untrusted certificate, or one for another host, fails the connection")
     func untrusted() async throws {
-        let certificates = try TestCertificates.make()
+        let certificates = try await TestCertificates.make()
         defer { certificates.remove() }
         let peer = try await PythonPeer(
             script: "websocket_peer.py", arguments: ["--cert", certificates.serverCertificate, "--key", certificates.serverKey])
