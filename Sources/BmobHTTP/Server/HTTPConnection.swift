@@ -29,6 +29,10 @@ final class HTTPConnection: ChannelHandler {
     private var deadline: UInt64 = 0
     /// The deadline the armed timer fires at, if one is armed.
     private var timerDeadline: UInt64?
+    /// The armed timer. Its callback holds the connection strongly (a weak capture would move every retain of
+    /// the connection to Swift's slow reference-counting path), so it is cancelled when the connection closes
+    /// or is upgraded.
+    private var timerID: TimerID?
     /// Stop after the response in flight (shutdown, or an error that ends the connection).
     private(set) var closeAfterResponse = false
     /// Bytes buffered unread beyond which reading pauses while a request is answered.
@@ -80,6 +84,7 @@ final class HTTPConnection: ChannelHandler {
     }
 
     func channelClosed(_ channel: Channel) {
+        cancelTimer()
         state.connectionClosed(self)
         // Let the responder task end.
         if let waiter {
@@ -232,7 +237,7 @@ final class HTTPConnection: ChannelHandler {
             body: [], keepAlive: true, date: nil, into: &bytes)
         channel.write(bytes)
         phase = .upgraded
-        timerDeadline = nil
+        cancelTimer()
         let leftover = decoder.takeBufferedBytes()
         let socket = WebSocketConnection(channel: channel, configuration: upgrade.configuration, state: state)
         state.upgraded(self, to: socket)
@@ -279,16 +284,25 @@ final class HTTPConnection: ChannelHandler {
     }
 
     private func armTimer(at when: UInt64) {
+        guard channel.isOpen else { return }
+        if let timerID { channel.loop.cancelTimer(timerID) }
         timerDeadline = when
         let now = Posix.monotonicNanoseconds()
-        channel.loop.scheduleTimer(afterNanoseconds: when > now ? when - now : 0) { [weak self] in
-            self?.timerFired(armedFor: when)
+        timerID = channel.loop.scheduleTimer(afterNanoseconds: when > now ? when - now : 0) {
+            self.timerFired(armedFor: when)
         }
+    }
+
+    private func cancelTimer() {
+        if let timerID { channel.loop.cancelTimer(timerID) }
+        timerID = nil
+        timerDeadline = nil
     }
 
     private func timerFired(armedFor when: UInt64) {
         guard phase != .upgraded, timerDeadline == when, channel.isOpen, !channel.isClosing else { return }
         timerDeadline = nil
+        timerID = nil
         let now = Posix.monotonicNanoseconds()
         if now < deadline {
             armTimer(at: deadline)

@@ -23,6 +23,10 @@ package final class WebSocketConnection: ChannelHandler {
     private var closeDeadline: UInt64?
     /// The deadline the armed timer fires at, if one is armed.
     private var timerDeadline: UInt64?
+    /// The armed timer. Its callback holds the connection strongly (a weak capture would move every retain of
+    /// the connection, one per delivery in a fan-out, to Swift's slow reference-counting path), so it is
+    /// cancelled when the connection closes.
+    private var timerID: TimerID?
     private let pingInterval: UInt64
     private let pongTimeout: UInt64
 
@@ -121,6 +125,8 @@ package final class WebSocketConnection: ChannelHandler {
 
     package func channelClosed(_ channel: Channel) {
         machine.connectionClosed()
+        if let timerID { channel.loop.cancelTimer(timerID) }
+        timerID = nil
         timerDeadline = nil
         state.webSocketClosed(self)
         let handler = self.handler
@@ -162,16 +168,19 @@ package final class WebSocketConnection: ChannelHandler {
 
     private func armTimer(at when: UInt64) {
         if let armed = timerDeadline, armed <= when { return }
+        guard channel.isOpen else { return }
+        if let timerID { channel.loop.cancelTimer(timerID) }
         timerDeadline = when
         let now = Posix.monotonicNanoseconds()
-        channel.loop.scheduleTimer(afterNanoseconds: when > now ? when - now : 0) { [weak self] in
-            self?.timerFired(armedFor: when)
+        timerID = channel.loop.scheduleTimer(afterNanoseconds: when > now ? when - now : 0) {
+            self.timerFired(armedFor: when)
         }
     }
 
     private func timerFired(armedFor when: UInt64) {
         guard timerDeadline == when, channel.isOpen else { return }
         timerDeadline = nil
+        timerID = nil
         let now = Posix.monotonicNanoseconds()
         if let closeDeadline {
             if now >= closeDeadline {

@@ -23,6 +23,9 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
     private var subscriptions: Set<Subscription> = []
     /// When the client last sent a packet (monotonic nanoseconds).
     private var lastHeard: UInt64 = 0
+    /// The heartbeat timer; its callback holds the session strongly (weak references would put every
+    /// delivery's retain of the session on Swift's slow path), so it is cancelled when the socket closes.
+    private var heartbeatTimer: TimerID?
 
     private static let connectFrame = textFrame(SocketIOPacket.connect.encoded)
     private static let readyFrame = textFrame(BmobRealtimeEventName.readyPacket.encoded)
@@ -72,6 +75,8 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
             unregister(subscription, index: index, loop: loop)
         }
         subscriptions = []
+        if let heartbeatTimer { loop.cancelTimer(heartbeatTimer) }
+        heartbeatTimer = nil
         self.socket = nil
     }
 
@@ -169,8 +174,9 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
     /// Sends `2:::` every heartbeat interval and drops the client after the timeout without a packet.
     private func scheduleHeartbeat(on loop: EventLoop) {
         let interval = UInt64(gateway.heartbeatSeconds) * 1_000_000_000
-        loop.scheduleTimer(afterNanoseconds: interval) { [weak self] in
-            guard let self, let socket = self.socket, socket.isOpen else { return }
+        heartbeatTimer = loop.scheduleTimer(afterNanoseconds: interval) {
+            self.heartbeatTimer = nil
+            guard let socket = self.socket, socket.isOpen else { return }
             let silence = Posix.monotonicNanoseconds() &- self.lastHeard
             if silence >= UInt64(self.gateway.timeoutSeconds) * 1_000_000_000 {
                 socket.close(code: .goingAway, reason: "heartbeat timeout")
