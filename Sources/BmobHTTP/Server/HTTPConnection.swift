@@ -27,12 +27,8 @@ final class HTTPConnection: ChannelHandler {
     private var currentBody: [UInt8] = []
     /// When the current phase times out (monotonic nanoseconds).
     private var deadline: UInt64 = 0
-    /// The deadline the armed timer fires at, if one is armed.
-    private var timerDeadline: UInt64?
-    /// The armed timer. Its callback holds the connection strongly (a weak capture would move every retain of
-    /// the connection to Swift's slow reference-counting path), so it is cancelled when the connection closes
-    /// or is upgraded.
-    private var timerID: TimerID?
+    /// The phase's timer; cancelled when the connection closes or is upgraded.
+    private var timer = ConnectionTimer()
     /// Stop after the response in flight (shutdown, or an error that ends the connection).
     private(set) var closeAfterResponse = false
     /// Bytes buffered unread beyond which reading pauses while a request is answered.
@@ -279,30 +275,20 @@ final class HTTPConnection: ChannelHandler {
     /// one; a later deadline is picked up when the timer fires, so requests do not churn the timer heap.
     private func setDeadline(after nanoseconds: UInt64) {
         deadline = Posix.monotonicNanoseconds() &+ nanoseconds
-        if let armed = timerDeadline, armed <= deadline { return }
         armTimer(at: deadline)
     }
 
     private func armTimer(at when: UInt64) {
         guard channel.isOpen else { return }
-        if let timerID { channel.loop.cancelTimer(timerID) }
-        timerDeadline = when
-        let now = Posix.monotonicNanoseconds()
-        timerID = channel.loop.scheduleTimer(afterNanoseconds: when > now ? when - now : 0) {
-            self.timerFired(armedFor: when)
-        }
+        timer.arm(at: when, on: channel.loop) { self.timerFired(armedFor: when) }
     }
 
     private func cancelTimer() {
-        if let timerID { channel.loop.cancelTimer(timerID) }
-        timerID = nil
-        timerDeadline = nil
+        timer.cancel(on: channel.loop)
     }
 
     private func timerFired(armedFor when: UInt64) {
-        guard phase != .upgraded, timerDeadline == when, channel.isOpen, !channel.isClosing else { return }
-        timerDeadline = nil
-        timerID = nil
+        guard timer.fired(armedFor: when), phase != .upgraded, channel.isOpen, !channel.isClosing else { return }
         let now = Posix.monotonicNanoseconds()
         if now < deadline {
             armTimer(at: deadline)

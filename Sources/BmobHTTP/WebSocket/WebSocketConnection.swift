@@ -21,12 +21,8 @@ package final class WebSocketConnection: ChannelHandler {
     private var pingSent = false
     /// When the closing handshake gives up, once we sent our close frame.
     private var closeDeadline: UInt64?
-    /// The deadline the armed timer fires at, if one is armed.
-    private var timerDeadline: UInt64?
-    /// The armed timer. Its callback holds the connection strongly (a weak capture would move every retain of
-    /// the connection, one per delivery in a fan-out, to Swift's slow reference-counting path), so it is
-    /// cancelled when the connection closes.
-    private var timerID: TimerID?
+    /// The ping, pong and close deadlines' timer; cancelled when the connection closes.
+    private var timer = ConnectionTimer()
     private let pingInterval: UInt64
     private let pongTimeout: UInt64
 
@@ -125,9 +121,7 @@ package final class WebSocketConnection: ChannelHandler {
 
     package func channelClosed(_ channel: Channel) {
         machine.connectionClosed()
-        if let timerID { channel.loop.cancelTimer(timerID) }
-        timerID = nil
-        timerDeadline = nil
+        timer.cancel(on: channel.loop)
         state.webSocketClosed(self)
         let handler = self.handler
         self.handler = nil
@@ -167,20 +161,12 @@ package final class WebSocketConnection: ChannelHandler {
     // MARK: - Timers
 
     private func armTimer(at when: UInt64) {
-        if let armed = timerDeadline, armed <= when { return }
         guard channel.isOpen else { return }
-        if let timerID { channel.loop.cancelTimer(timerID) }
-        timerDeadline = when
-        let now = Posix.monotonicNanoseconds()
-        timerID = channel.loop.scheduleTimer(afterNanoseconds: when > now ? when - now : 0) {
-            self.timerFired(armedFor: when)
-        }
+        timer.arm(at: when, on: channel.loop) { self.timerFired(armedFor: when) }
     }
 
     private func timerFired(armedFor when: UInt64) {
-        guard timerDeadline == when, channel.isOpen else { return }
-        timerDeadline = nil
-        timerID = nil
+        guard timer.fired(armedFor: when), channel.isOpen else { return }
         let now = Posix.monotonicNanoseconds()
         if let closeDeadline {
             if now >= closeDeadline {

@@ -1,3 +1,4 @@
+import BmobTesting
 import BmobCore
 import BmobRealtime
 import BmobWire

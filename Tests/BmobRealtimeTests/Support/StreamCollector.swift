@@ -1,35 +1,15 @@
 import BmobRealtime
-import Foundation
+import BmobTesting
 
-/// Reads an event stream in a task and keeps what arrived, and whether the stream ended.
-///
-/// Invariant for `@unchecked Sendable`: `received` and `ended` are only touched while `lock` is held.
-final class StreamCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var received: [BmobEventMessage] = []
-    private var ended = false
-    private(set) var task: Task<Void, Never>!
+/// An event stream's recorder, with the waits the driver tests use.
+typealias StreamCollector = AsyncStreamRecorder<BmobEventMessage>
 
-    init(_ stream: AsyncStream<BmobEventMessage>) {
-        task = Task { [self] in
-            for await message in stream {
-                lock.withLock { received.append(message) }
-            }
-            lock.withLock { ended = true }
-        }
-    }
+extension AsyncStreamRecorder where Element == BmobEventMessage {
+    /// The messages received so far.
+    var messages: [BmobEventMessage] { elements }
 
-    var messages: [BmobEventMessage] { lock.withLock { received } }
-    var hasEnded: Bool { lock.withLock { ended } }
-
+    /// Waits until at least `count` messages arrived, and returns them.
     func waitForMessages(_ count: Int, timeout: Double = 10) async throws -> [BmobEventMessage] {
-        try await waitUntil(timeout: timeout, "\(count) stream messages") {
-            let messages = self.messages
-            return messages.count >= count ? messages : nil
-        }
-    }
-
-    func waitForEnd(timeout: Double = 10) async throws {
-        _ = try await waitUntil(timeout: timeout, "the end of the stream") { self.hasEnded ? true : nil }
+        try await wait(timeout: timeout, "\(count) stream messages") { $0.count >= count }
     }
 }
