@@ -1,5 +1,6 @@
 import BmobSDK
 import BmobTesting
+import BmobWire
 import Testing
 
 // The SDK sample in this project's README, compiled as written (the address and key substituted).
@@ -33,6 +34,35 @@ extension EndToEnd {
                 .order(byDescending: "score")
                 .find()
             #expect(sameTopScores.map(\.objectId) == topScores.map(\.objectId))
+        }
+
+        @Test("realtime events", .timeLimit(.minutes(1)))
+        func realtime() async throws {
+            let server = try await SDKFixture.server()
+            Bmob.resetDomain(server.baseURL)
+            try await Bmob.initialize(appKey: TestServer.applicationId)
+
+            let event = BmobEvent()                          // keep it alive, e.g. in a view model
+            let changes = event.eventStream()
+            event.listenTableChange(className: "GameScore")  // creates and updates
+            event.connect()
+            defer { event.disconnect() }
+            try await RealtimeFixture.waitUntilLive(event, server: server)
+            let id = try await RealtimeFixture.create("GameScore", ["playerName": "Realtime", "score": 77], on: server)
+
+            var seen: [String] = []
+            for await change in changes {
+                print(change.action ?? "", change.objectId ?? "", change.data?["score"] ?? "")
+                guard change.className == "GameScore" else { continue }
+                seen.append(change.action ?? "")
+                if change.objectId == id {
+                    #expect(change.action == "updateTable")
+                    #expect(change.data?["score"] as? Int == 77)
+                    break
+                }
+            }
+            #expect(seen.last == "updateTable")
+            try await RealtimeFixture.delete("GameScore", id, on: server)
         }
     }
 }
