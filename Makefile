@@ -24,7 +24,8 @@ serve: bootstrap
 # second pass, so that the CPU-heavy suites of the first pass cannot starve them on a small machine.
 TIMED_SUITES := WebSocketServerTests|HTTPServerTests|SocketIOGatewayTests|SocketIOPeerTests|WebSocketTransportTests
 
-test: bootstrap
+test:
+	@scripts/bootstrap.sh test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(TIMED_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(TIMED_SUITES)'

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Installs the system packages Bmob Swift builds against. Idempotent, and silent when everything is present.
 #
-#   scripts/bootstrap.sh          build and test dependencies
+#   scripts/bootstrap.sh          build dependencies (what `make serve` needs)
+#   scripts/bootstrap.sh test     also the tests' independent protocol peers: the `websockets` library from
+#                                 PyPI in a virtual environment at .build/python-peers (tests find its
+#                                 interpreter there, or at $BMOB_PYTHON_PEERS)
 #   scripts/bootstrap.sh bench    also the benchmark peers (wrk, nginx)
-#
-# Tests also use independent protocol peers from PyPI (the `websockets` library), installed into a virtual
-# environment at .build/python-peers; tests find its interpreter there (or at $BMOB_PYTHON_PEERS).
 set -euo pipefail
 
 want_bench=0
+want_test=0
 [ "${1:-}" = "bench" ] && want_bench=1
+[ "${1:-}" = "test" ] && want_test=1
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "bootstrap: 'swift' is not on PATH; install Swift 6.3 from https://swift.org/install first" >&2
@@ -25,8 +27,9 @@ as_root() {
 
 case "$(uname -s)" in
 Linux)
-    packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev python3 python3-venv openssl)
-    [ "$want_bench" = 1 ] && packages+=(wrk nginx-light)
+    packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev)
+    [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl)
+    [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv)
     missing=()
     for package in "${packages[@]}"; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -39,7 +42,8 @@ Linux)
     ;;
 Darwin)
     command -v brew >/dev/null 2>&1 || { echo "bootstrap: Homebrew is required on macOS (https://brew.sh)" >&2; exit 1; }
-    formulas=(pkg-config sqlite libpq openssl python)
+    formulas=(pkg-config sqlite libpq openssl)
+    [ "$want_test" = 1 ] && formulas+=(python)
     [ "$want_bench" = 1 ] && formulas+=(wrk nginx)
     for formula in "${formulas[@]}"; do
         brew list --formula "$formula" >/dev/null 2>&1 || brew install -q "$formula"
@@ -52,6 +56,7 @@ Darwin)
 esac
 
 # Protocol peers for the tests, pinned so that a new release cannot change what the tests check.
+[ "$want_test" = 1 ] || exit 0
 peers="$(cd "$(dirname "$0")/.." && pwd)/.build/python-peers"
 peer_requirements="websockets==17.4"
 if [ ! -f "$peers/.installed" ] || [ "$(cat "$peers/.installed")" != "$peer_requirements" ]; then
