@@ -106,7 +106,7 @@ package final class Server: Sendable {
                 objects: objects, queries: queries, schemas: schemas, batch: batch, time: time, users: users,
                 sms: sms, email: email, roles: roles))
         let hub = RealtimeHub(logger: logger)
-        SocketIOGateway(hub: hub, apps: apps, configuration: configuration, logger: logger).register(in: &router)
+        SocketIOGateway(hub: hub, apps: apps, configuration: configuration).register(in: &router)
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(

@@ -1,32 +1,20 @@
+import BmobTesting
 import Foundation
 
 /// Runs a script of `Tests/Support/python` with the interpreter `scripts/bootstrap.sh` installs (the
 /// `websockets` library as an independent protocol peer), and returns its standard output.
 enum PythonPeer {
-    /// `$BMOB_PYTHON_PEERS` (a virtual environment), or `.build/python-peers` in the package.
-    static var interpreter: URL {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let environment = ProcessInfo.processInfo.environment["BMOB_PYTHON_PEERS"].map { URL(fileURLWithPath: $0) }
-            ?? root.appendingPathComponent(".build/python-peers")
-        return environment.appendingPathComponent("bin/python")
-    }
-
-    static func script(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Support/python/\(name)")
-    }
-
     /// Runs the script to completion (at most `timeout` seconds).
     ///
     /// - Throws: ``TestFailure`` when the interpreter is missing (run `scripts/bootstrap.sh`), the script
     ///   fails, or it times out.
     static func run(_ name: String, _ arguments: [String], timeout: Double = 30) async throws -> String {
-        guard FileManager.default.isExecutableFile(atPath: interpreter.path) else {
-            throw TestFailure("no Python peer environment at \(interpreter.path); run scripts/bootstrap.sh")
+        guard PythonPeers.isInstalled else {
+            throw TestFailure("no Python peer environment at \(PythonPeers.interpreter.path); run scripts/bootstrap.sh test")
         }
         let process = Process()
-        process.executableURL = interpreter
-        process.arguments = [script(name).path] + arguments
+        process.executableURL = PythonPeers.interpreter
+        process.arguments = [PythonPeers.script(name).path] + arguments
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

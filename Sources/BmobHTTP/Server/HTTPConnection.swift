@@ -288,7 +288,7 @@ final class HTTPConnection: ChannelHandler {
     }
 
     private func timerFired(armedFor when: UInt64) {
-        guard timer.fired(armedFor: when), phase != .upgraded, channel.isOpen, !channel.isClosing else { return }
+        guard timer.fired(armedFor: when), channel.isOpen, !channel.isClosing else { return }
         let now = Posix.monotonicNanoseconds()
         if now < deadline {
             armTimer(at: deadline)
@@ -303,6 +303,7 @@ final class HTTPConnection: ChannelHandler {
             // The handler owns this time; check again later.
             armTimer(at: now &+ shared.idleTimeout)
         case .upgraded:
+            // Not reached: upgrading cancels the timer.
             break
         }
     }

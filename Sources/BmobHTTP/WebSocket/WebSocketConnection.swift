@@ -39,9 +39,6 @@ package final class WebSocketConnection: ChannelHandler {
     /// The loop the connection lives on.
     package var loop: EventLoop { channel.loop }
 
-    /// The peer's address, when known.
-    package var remoteAddress: SocketAddress? { channel.remoteAddress }
-
     /// Whether messages can still be sent: the connection is open and no close has started.
     package var isOpen: Bool { machine.state == .open && channel.isOpen && !channel.isClosing }
 

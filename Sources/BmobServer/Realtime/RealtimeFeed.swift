@@ -79,11 +79,6 @@ package final class RealtimeFeed: Sendable {
         }
     }
 
-    /// Whether any loop listens to anything of this app.
-    package var isActive: Bool {
-        state.withLock { $0.registrations > 0 }
-    }
-
     // MARK: - Reading
 
     /// Runs on the store's writer thread after a commit: wakes the reader, if anyone listens.

@@ -1,26 +1,10 @@
+import BmobTesting
 import Foundation
 import Testing
 
 /// A Python WebSocket server from `Tests/Support/python/`, run as a child process: it prints `PORT <n>`
 /// first, then one line per event the test checks; it exits when its stdin closes (``stop()``).
 final class PythonPeer: Sendable {
-    /// The package's root folder, found from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The virtual environment's interpreter: `$BMOB_PYTHON_PEERS` (the interpreter or its environment
-    /// folder), else `.build/python-peers/bin/python` under the package root.
-    static var interpreter: URL {
-        if let configured = ProcessInfo.processInfo.environment["BMOB_PYTHON_PEERS"], !configured.isEmpty {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: configured, isDirectory: &isDirectory), isDirectory.boolValue {
-                return URL(fileURLWithPath: configured).appendingPathComponent("bin/python")
-            }
-            return URL(fileURLWithPath: configured)
-        }
-        return packageRoot.appendingPathComponent(".build/python-peers/bin/python")
-    }
-
     /// The port the server listens on.
     let port: Int
     private let process: Process
@@ -29,13 +13,12 @@ final class PythonPeer: Sendable {
 
     /// Starts `script` with `arguments` and waits for its port.
     init(script: String, arguments: [String] = []) async throws {
-        let python = Self.interpreter
-        guard FileManager.default.isExecutableFile(atPath: python.path) else {
-            throw PeerError("no Python peers at \(python.path): run scripts/bootstrap.sh")
+        guard PythonPeers.isInstalled else {
+            throw PeerError("no Python peers at \(PythonPeers.interpreter.path): run scripts/bootstrap.sh test")
         }
         let process = Process()
-        process.executableURL = python
-        process.arguments = [Self.packageRoot.appendingPathComponent("Tests/Support/python/\(script)").path] + arguments
+        process.executableURL = PythonPeers.interpreter
+        process.arguments = [PythonPeers.script(script).path] + arguments
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

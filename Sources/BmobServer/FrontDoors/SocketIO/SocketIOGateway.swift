@@ -9,7 +9,6 @@ import Synchronization
 package final class SocketIOGateway: Sendable {
     let hub: RealtimeHub
     let apps: AppDirectory
-    let logger: Logger
     let sessions: SocketIOSessionTable
     /// Seconds between heartbeats the server sends.
     let heartbeatSeconds: Int
@@ -21,10 +20,9 @@ package final class SocketIOGateway: Sendable {
     /// Subscriptions one connection may hold; more are refused with an error packet.
     static let maximumSubscriptionsPerSession = 1000
 
-    package init(hub: RealtimeHub, apps: AppDirectory, configuration: ServerConfiguration, logger: Logger) {
+    package init(hub: RealtimeHub, apps: AppDirectory, configuration: ServerConfiguration) {
         self.hub = hub
         self.apps = apps
-        self.logger = logger
         self.heartbeatSeconds = min(configuration.realtimeHeartbeatSeconds, max(1, configuration.realtimeTimeoutSeconds - 1))
         self.timeoutSeconds = configuration.realtimeTimeoutSeconds
         self.sessions = SocketIOSessionTable(lifetimeSeconds: configuration.realtimeTimeoutSeconds)

@@ -162,11 +162,8 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
     }
 
     private func unregister(_ subscription: Subscription, index: LoopBound<RealtimeLoopIndex>, loop: EventLoop) {
-        guard index.value.remove(self, appId: subscription.appId, key: subscription.key),
-            let runtime = gateway.apps.openedRuntime(id: subscription.appId),
-            let feed = gateway.hub.feed(for: runtime)
-        else { return }
-        feed.remove(subscription.key, loop: loop)
+        guard index.value.remove(self, appId: subscription.appId, key: subscription.key) else { return }
+        gateway.hub.existingFeed(appId: subscription.appId)?.remove(subscription.key, loop: loop)
     }
 
     // MARK: - Heartbeats
