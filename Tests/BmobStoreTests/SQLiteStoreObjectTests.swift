@@ -212,7 +212,7 @@ struct SQLiteStoreObjectTests {
     }
 
     @Test(arguments: [
-        "", "1Post", "_Secret", "__journal", "__schema", "Post\"; DROP TABLE x; --", "Po st", "sqlite_master",
+        "", "1Post", "_Secret", "__journal", "__schema", "Post\"; DROP TABLE x; --", "Po st", "sqlite_master", "SQLite_Stat1",
         "SQLITE_temp", String(repeating: "a", count: 129),
     ])
     func invalidClassNamesAreRejectedBeforeSQL(name: String) async throws {

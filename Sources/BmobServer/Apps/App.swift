@@ -12,10 +12,14 @@ package struct App: Sendable, Equatable {
     package var masterKey: String
     package var secretKey: String
     /// UTC offset for the `datetime` of `/1/timestamp` (Bmob cloud answers in Beijing time, `+08:00`).
-    package var timeZone: String
+    package var timeZone: String {
+        didSet { timeZoneOffsetSeconds = BmobDateFormat.parseOffset(timeZone) ?? 8 * 3600 }
+    }
     /// UTC offset of `createdAt`, `updatedAt` and Date values in responses. Bmob documents these dates as UTC
     /// and the vendor SDK parses them as UTC, so the default is `+00:00`.
-    package var dateTimeZone: String
+    package var dateTimeZone: String {
+        didSet { dateOffsetSeconds = BmobDateFormat.parseOffset(dateTimeZone) ?? 0 }
+    }
     /// When the app was created, seconds since 1970.
     package var createdAt: Int64
     /// Third-party login, per platform (`weixin`, `qq`, `weibo`, `apple`, …): the validator's settings, e.g.
@@ -49,18 +53,18 @@ package struct App: Sendable, Equatable {
         self.secretKey = secretKey
         self.timeZone = timeZone
         self.dateTimeZone = dateTimeZone
+        self.timeZoneOffsetSeconds = BmobDateFormat.parseOffset(timeZone) ?? 8 * 3600
+        self.dateOffsetSeconds = BmobDateFormat.parseOffset(dateTimeZone) ?? 0
         self.createdAt = createdAt
     }
 
-    /// The `timeZone` setting in seconds east of UTC (+8 hours when the setting is unreadable).
-    package var timeZoneOffsetSeconds: Int {
-        BmobDateFormat.parseOffset(timeZone) ?? 8 * 3600
-    }
+    /// The `timeZone` setting in seconds east of UTC (+8 hours when the setting is unreadable); parsed when
+    /// the setting changes, not per request.
+    package private(set) var timeZoneOffsetSeconds: Int
 
-    /// The `dateTimeZone` setting in seconds east of UTC (UTC when the setting is unreadable).
-    package var dateOffsetSeconds: Int {
-        BmobDateFormat.parseOffset(dateTimeZone) ?? 0
-    }
+    /// The `dateTimeZone` setting in seconds east of UTC (UTC when the setting is unreadable); parsed when
+    /// the setting changes, not per request.
+    package private(set) var dateOffsetSeconds: Int
 
     /// The app as stored in `apps.json` and printed by `bmob apps`.
     package var json: JSONValue {

@@ -18,12 +18,12 @@ package enum AppAuthenticator {
         if let masterKey = headers["X-Bmob-Master-Key"] {
             guard AppKeys.constantTimeEquals(masterKey, app.masterKey) else { throw BmobAPIError.unauthorized }
             return AppContext(
-                runtime: runtime, isMaster: true, sessionToken: sessionToken, clientAddress: request.remoteAddress?.host)
+                runtime: runtime, isMaster: true, sessionToken: sessionToken, clientAddress: request.remoteAddress)
         }
         guard let restKey = headers["X-Bmob-REST-API-Key"], AppKeys.constantTimeEquals(restKey, app.restKey) else {
             throw BmobAPIError.unauthorized
         }
         return AppContext(
-            runtime: runtime, isMaster: false, sessionToken: sessionToken, clientAddress: request.remoteAddress?.host)
+            runtime: runtime, isMaster: false, sessionToken: sessionToken, clientAddress: request.remoteAddress)
     }
 }

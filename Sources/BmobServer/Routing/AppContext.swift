@@ -1,3 +1,4 @@
+package import BmobIO
 package import BmobStore
 
 /// Who is calling, once the Bmob app headers have been checked. Routes registered with
@@ -12,8 +13,13 @@ package struct AppContext: Sendable {
     package var sessionToken: String?
     /// The protocol the request came in through.
     package var frontDoor: FrontDoor
+    /// The client's socket address; rendered as text only by the few operations that need it.
+    package var clientSocketAddress: SocketAddress?
+
     /// The client's IP address, for per-client limits (failed logins, wrong codes).
-    package var clientAddress: String?
+    package var clientAddress: String? {
+        clientSocketAddress?.host
+    }
 
     /// Who the journal records as the author of writes: `master`, else the front door (`rest`, `native`).
     package var callerDescription: String {
@@ -27,9 +33,9 @@ package struct AppContext: Sendable {
 
     package init(
         runtime: AppRuntime, isMaster: Bool, sessionToken: String?, frontDoor: FrontDoor = .rest,
-        clientAddress: String? = nil
+        clientAddress: SocketAddress? = nil
     ) {
-        self.clientAddress = clientAddress
+        self.clientSocketAddress = clientAddress
         self.app = runtime.app
         self.store = runtime.store
         self.isMaster = isMaster

@@ -19,6 +19,12 @@ enum SQLiteJournalRows {
 
     private static let table = SQLiteTableName.journal.quoted
 
+    /// Built once: the writer runs it for every change.
+    private static let appendSQL = """
+        INSERT INTO \(table) (className, objectId, op, "before", "after", caller, time)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+
     /// Appends one row in the connection's current transaction.
     static func append(
         _ connection: SQLiteConnection,
@@ -47,10 +53,7 @@ enum SQLiteJournalRows {
         time: Int64
     ) throws {
         try connection.run(
-            """
-            INSERT INTO \(table) (className, objectId, op, "before", "after", caller, time)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            """,
+            appendSQL,
             [
                 .text(className), SQLiteValue(objectId), .text(op.rawValue), SQLiteValue(beforeText),
                 SQLiteValue(afterText), SQLiteValue(caller), .integer(time),

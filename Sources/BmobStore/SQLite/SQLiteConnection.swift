@@ -19,7 +19,7 @@ final class SQLiteConnection {
 
     private var handle: OpaquePointer?
     private let owner: pthread_t
-    private var statements: [String: SQLiteStatement] = [:]
+    private var statements: [SQLiteStatementKey: SQLiteStatement] = [:]
 
     /// Opens the database at `path`; a read-write connection creates the file if it is missing.
     init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws(StoreError) {
@@ -140,14 +140,15 @@ final class SQLiteConnection {
     }
 
     private func cachedStatement(_ sql: String) throws(StoreError) -> SQLiteStatement {
-        if let statement = statements[sql] { return statement }
+        let key = SQLiteStatementKey(sql)
+        if let statement = statements[key] { return statement }
         let handle = checkedHandle()
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
         guard code == SQLITE_OK, let prepared else { throw Self.error(code: code, handle: handle, sql: sql) }
         if statements.count >= Self.statementCacheLimit { statements.removeAll() }
         let statement = SQLiteStatement(prepared, sql: sql)
-        statements[sql] = statement
+        statements[key] = statement
         return statement
     }
 

@@ -57,7 +57,10 @@ enum SQLiteObjectRows {
     ) throws {
         let sql = "INSERT INTO \(table.quoted) (objectId, createdAt, updatedAt, acl, data) VALUES (?, ?, ?, ?, ?)"
         do {
-            try connection.run(sql, [.text(object.objectId)] + columns(object, dataText: dataText))
+            try connection.run(sql, [
+                .text(object.objectId), .integer(object.createdAt), .integer(object.updatedAt),
+                SQLiteValue(object.acl?.jsonString), .text(dataText ?? JSONValue.object(object.fields).jsonString),
+            ])
         } catch {
             // Not `catch … where`: with a typed-throws `do`, Swift 6.3.1 crashes compiling that form.
             if error.sqliteCode == .constraintPrimaryKey {

@@ -7,10 +7,19 @@ final class SQLiteStatement {
     private let handle: OpaquePointer
     /// The SQL text, for error details.
     let sql: String
+    /// How many `?` parameters the statement has.
+    private let parameterCount: Int
+    /// Whether a bound value is large enough that the statement should not keep its copy once reset.
+    private var holdsLargeValue = false
+
+    /// Texts above this size are released at reset; smaller ones stay bound until the next use overwrites
+    /// them, which spares a `sqlite3_clear_bindings` per statement run.
+    private static let largeValueBytes = 4096
 
     init(_ handle: OpaquePointer, sql: String) {
         self.handle = handle
         self.sql = sql
+        self.parameterCount = Int(sqlite3_bind_parameter_count(handle))
     }
 
     deinit {
@@ -19,6 +28,8 @@ final class SQLiteStatement {
 
     /// Binds `values` to parameters 1…n.
     func bind(_ values: [SQLiteValue]) throws(StoreError) {
+        // Parameters left out are NULL, not whatever the previous run bound.
+        if values.count < parameterCount { sqlite3_clear_bindings(handle) }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32
@@ -30,6 +41,7 @@ final class SQLiteStatement {
             case .real(let real):
                 code = sqlite3_bind_double(handle, index, real)
             case .text(var text):
+                if text.utf8.count > Self.largeValueBytes { holdsLargeValue = true }
                 code = text.withUTF8 { bytes in
                     // An empty buffer may have no base address, and a NULL pointer would bind SQL NULL.
                     guard let base = bytes.baseAddress, !bytes.isEmpty else {
@@ -54,10 +66,13 @@ final class SQLiteStatement {
         }
     }
 
-    /// Resets the statement for reuse and clears its bindings.
+    /// Resets the statement for reuse; releases its bindings when one of them is large.
     func reset() {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        if holdsLargeValue {
+            sqlite3_clear_bindings(handle)
+            holdsLargeValue = false
+        }
     }
 
     /// Whether the column holds NULL.

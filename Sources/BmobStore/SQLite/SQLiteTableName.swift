@@ -24,10 +24,22 @@ struct SQLiteTableName: Hashable, Sendable {
     /// Whether `name` can be a class table: a valid Bmob class name that SQLite does not reserve
     /// (`sqlite_…` in any case passes Bmob's rules, but SQLite keeps such tables for itself).
     static func isClassTable(_ name: String) -> Bool {
-        BmobName.isValidClassName(name) && !name.lowercased().hasPrefix("sqlite_")
+        BmobName.isValidClassName(name) && !hasSQLitePrefix(name)
     }
 
     /// The identifier in double quotes. Valid names hold only letters, digits and underscores.
+    /// Whether `name` starts with `sqlite_` in any letter case (SQLite reserves those table names).
+    private static func hasSQLitePrefix(_ name: String) -> Bool {
+        let prefix = "sqlite_".utf8
+        let bytes = name.utf8
+        guard bytes.count >= prefix.count else { return false }
+        // ASCII lower-casing by setting bit 5 is exact for letters and leaves `_` (0x5F) as 0x7F, so compare
+        // the underscore as it is.
+        return zip(bytes, prefix).allSatisfy { byte, expected in
+            expected == UInt8(ascii: "_") ? byte == expected : byte | 0x20 == expected
+        }
+    }
+
     var quoted: String { "\"\(name)\"" }
 
     // Internal tables start with two underscores, which no Bmob class name can (they start with a letter,
@@ -45,6 +57,11 @@ struct SQLiteTableName: Hashable, Sendable {
     static let indexes = SQLiteTableName(trusted: "__index")
 
     /// An index name made by the store (``SQLiteIndexRows``); starts with `__`, so it never names a class.
+    /// The table of a class the schema catalog holds (validated when it was created).
+    static func cataloged(_ className: String) -> SQLiteTableName {
+        SQLiteTableName(trusted: className)
+    }
+
     static func index(trusted name: String) -> SQLiteTableName {
         SQLiteTableName(trusted: name)
     }

@@ -44,7 +44,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     }
 
     func schema(className: String) throws -> [String: FieldSchema] {
-        _ = try SQLiteTableName(className: className)
+        _ = try tableName(className)
         checkActive()
         return catalog.fields(of: className)
     }
@@ -55,7 +55,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     }
 
     func insert(_ object: StoredObject) throws {
-        let table = try SQLiteTableName(className: object.className)
+        let table = try tableName(object.className)
         checkActive()
         try createClassIfNeeded(table)
         // Encode the fields once: the data column and the journal's `after` share the text.
@@ -90,8 +90,13 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     }
 
     func recordFields(className: String, fields: [String: FieldSchema]) throws {
-        let table = try SQLiteTableName(className: className)
         checkActive()
+        // Most writes bring no new field: a class in the catalog was validated when it was created and its
+        // recorded fields when they were added, so there is nothing to check, write or sort.
+        if let recorded = catalog.classes[className], fields.allSatisfy({ recorded[$0.key] == $0.value }) {
+            return
+        }
+        let table = try SQLiteTableName(className: className)
         var recorded = catalog.fields(of: className)
         var added: [(String, FieldSchema)] = []
         for name in fields.keys.sorted() {
@@ -245,6 +250,12 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         for target in targets {
             _ = try SQLiteTableName(className: target.className)
         }
+    }
+
+    /// The table of `className`; a class the catalog holds was validated when its table was created, so only
+    /// unknown names are checked.
+    private func tableName(_ className: String) throws(StoreError) -> SQLiteTableName {
+        catalog.contains(className) ? .cataloged(className) : try SQLiteTableName(className: className)
     }
 
     private func createClassIfNeeded(_ table: SQLiteTableName) throws {

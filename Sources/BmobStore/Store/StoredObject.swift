@@ -48,14 +48,26 @@ package struct StoredObject: Sendable, Equatable {
     /// data column) so an insert encodes the fields once. Key order differs from ``json``'s encoding, which
     /// JSON readers ignore.
     package func jsonText(fieldsText: String) -> String {
-        var text = fieldsText
-        guard text.utf8.count >= 2, text.utf8.last == UInt8(ascii: "}") else { return json.jsonString }
-        text.removeLast()
-        if text.utf8.count > 1 { text += "," }
-        if let acl { text += "\"ACL\":" + acl.jsonString + "," }
-        text += "\"createdAt\":\(createdAt),\"objectId\":" + JSONValue.string(objectId).jsonString
-        text += ",\"updatedAt\":\(updatedAt)}"
-        return text
+        let fields = fieldsText.utf8
+        guard fields.count >= 2, fields.last == UInt8(ascii: "}") else { return json.jsonString }
+        // Built as bytes: appending to a `String` and removing its last `Character` cost more than the rest.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(fields.count + 96)
+        bytes.append(contentsOf: fields.dropLast())
+        if fields.count > 2 { bytes.append(UInt8(ascii: ",")) }
+        if let acl {
+            bytes.append(contentsOf: #""ACL":"#.utf8)
+            acl.appendJSON(to: &bytes)
+            bytes.append(UInt8(ascii: ","))
+        }
+        bytes.append(contentsOf: #""createdAt":"#.utf8)
+        bytes.append(contentsOf: String(createdAt).utf8)
+        bytes.append(contentsOf: #","objectId":"#.utf8)
+        JSONValue.appendString(objectId, to: &bytes)
+        bytes.append(contentsOf: #","updatedAt":"#.utf8)
+        bytes.append(contentsOf: String(updatedAt).utf8)
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads back a document made by ``json`` (a journal `before`/`after`), for revert and restore.

@@ -37,11 +37,12 @@ extension JSONValue {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            for (offset, key) in members.keys.sorted().enumerated() {
+            // Sorting the pairs, not the keys, spares a hash lookup per member.
+            for (offset, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
                 if offset > 0 { bytes.append(UInt8(ascii: ",")) }
-                Self.appendString(key, to: &bytes)
+                Self.appendString(member.key, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
-                members[key]!.appendJSON(to: &bytes)
+                member.value.appendJSON(to: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
         }
@@ -63,7 +64,7 @@ extension JSONValue {
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private static func appendString(_ value: String, to bytes: inout [UInt8]) {
+    package static func appendString(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in

@@ -11,7 +11,8 @@ package enum BmobName {
 
     /// A letter followed by letters, digits and underscores; or one of ``systemClasses``.
     package static func isValidClassName(_ name: String) -> Bool {
-        systemClasses.contains(name) || isIdentifier(name)
+        // The byte scan first: most names pass it, and only names outside it (`_User`) need the set's hash.
+        isIdentifier(name) || systemClasses.contains(name)
     }
 
     /// A letter followed by letters, digits and underscores (code 105 otherwise).

@@ -65,7 +65,7 @@ package enum NativeRoutes {
             let native = try NativeRequest.open(route: route, body: request.http.body, key: key)
             let context = AppContext(
                 runtime: runtime, isMaster: false, sessionToken: native.sessionToken, frontDoor: .native,
-                clientAddress: request.http.remoteAddress?.host)
+                clientAddress: request.http.remoteAddress)
             let data = try await calls.run(native.call, server: request.server, context: context)
             return sealed(plaintext: NativeEnvelope.successPlaintext(data: data), key: key)
         } catch let error as BmobRequestError {

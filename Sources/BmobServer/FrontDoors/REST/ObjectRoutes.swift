@@ -8,10 +8,16 @@ package enum ObjectRoutes {
         router.app(.post, "/1/classes/:className") { request, context in
             let className = request.parameter("className")
             let object = try await objects.create(className: className, body: try request.jsonObjectBody(), context: context)
-            var response = HTTPResponse.json(
-                ["createdAt": .string(context.renderer.date(object.createdAt)), "objectId": .string(object.objectId)],
-                status: .created
-            )
+            // Written directly, keys in the sorted order every response uses: the busiest write answer builds no
+            // dictionary.
+            var body: [UInt8] = []
+            body.reserveCapacity(64)
+            body.append(contentsOf: #"{"createdAt":"#.utf8)
+            JSONValue.appendString(context.renderer.date(object.createdAt), to: &body)
+            body.append(contentsOf: #","objectId":"#.utf8)
+            JSONValue.appendString(object.objectId, to: &body)
+            body.append(UInt8(ascii: "}"))
+            var response = HTTPResponse.json(bytes: body, status: .created)
             response.headers.add(name: "Location", value: location(request, className: className, objectId: object.objectId))
             return response
         }

@@ -36,11 +36,12 @@ package struct ObjectIdGenerator: Sendable {
 
     /// `value` as 10 lowercase hex digits.
     package static func format(_ value: UInt64) -> String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: 10) { buffer in
+        // Ten ASCII bytes fit a small string: no allocation, no lookup table.
+        String(unsafeUninitializedCapacity: 10) { buffer in
             var rest = value
             for index in stride(from: 9, through: 0, by: -1) {
-                buffer[index] = digits[Int(rest & 0xF)]
+                let digit = UInt8(truncatingIfNeeded: rest & 0xF)
+                buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10
                 rest >>= 4
             }
             return 10
@@ -48,24 +49,40 @@ package struct ObjectIdGenerator: Sendable {
     }
 
     /// The ``ascending`` generator's position.
+    ///
+    /// Strides come from a SplitMix64 sequence seeded once from the system generator: they only spread ids
+    /// apart (ids are not secrets, see above), and a system call per id showed up in create's profile.
     package struct AscendingState: Sendable {
         private var value: UInt64
-        private var generator = SystemRandomNumberGenerator()
+        private var strideState: UInt64
 
         /// Starts in the lower half of the range, so most runs never wrap.
         package init() {
-            value = UInt64.random(in: 0..<(ObjectIdGenerator.idSpace / 2), using: &generator)
+            var system = SystemRandomNumberGenerator()
+            value = UInt64.random(in: 0..<(ObjectIdGenerator.idSpace / 2), using: &system)
+            strideState = system.next()
         }
 
         /// Starts at `value`; for tests of wrapping.
         package init(startingAt value: UInt64) {
             self.value = value % ObjectIdGenerator.idSpace
+            var system = SystemRandomNumberGenerator()
+            strideState = system.next()
         }
 
         /// The next id.
         package mutating func next() -> String {
-            value = (value &+ UInt64.random(in: 1...4096, using: &generator)) % ObjectIdGenerator.idSpace
+            value = (value &+ 1 &+ (nextRandom() & 4095)) % ObjectIdGenerator.idSpace
             return ObjectIdGenerator.format(value)
+        }
+
+        /// SplitMix64 (Steele, Lea and Flood), one 64-bit output per call.
+        private mutating func nextRandom() -> UInt64 {
+            strideState &+= 0x9E37_79B9_7F4A_7C15
+            var mixed = strideState
+            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+            return mixed ^ (mixed >> 31)
         }
     }
 }

@@ -20,8 +20,10 @@ package struct ObjectMutation {
     /// - Throws: ``BmobAPIError`` 105 (field names), 107/106/117 (values and operators), 111 (types).
     package init(body: [String: JSONValue], fields: [String: JSONValue], knownSchema: [String: FieldSchema]) throws(BmobAPIError) {
         self.fields = fields
-        for key in body.keys.sorted() {
-            let value = body[key]!
+        // Room for every key up front: growing a dictionary one key at a time reallocates it.
+        self.fields.reserveCapacity(fields.count + body.count)
+        schema.reserveCapacity(body.count)
+        for (key, value) in body.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "objectId", "createdAt", "updatedAt":
                 continue  // system fields are the server's; clients echo them back, so they are ignored

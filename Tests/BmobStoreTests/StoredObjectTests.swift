@@ -1,0 +1,32 @@
+import BmobStore
+import BmobWire
+import Testing
+
+@Suite("StoredObject documents")
+struct StoredObjectTests {
+    static let objects: [StoredObject] = [
+        StoredObject(className: "Post", objectId: "a1b2c3d4e5", createdAt: 1, updatedAt: 2),
+        StoredObject(
+            className: "Post", objectId: "0000000001", createdAt: 1_700_000_000_123, updatedAt: 1_700_000_000_456,
+            fields: ["title": "héllo \"quoted\"\n", "score": .int(-7), "tags": ["a", "b"], "nested": ["x": .double(1.5)]]),
+        StoredObject(
+            className: "Post", objectId: "ffffffffff", createdAt: 5, updatedAt: 5,
+            acl: ["*": ["read": true], "u1": ["write": true]], fields: ["n": .null]),
+        StoredObject(className: "Post", objectId: "q\"uote", createdAt: 0, updatedAt: 0, acl: ["*": ["read": true]]),
+    ]
+
+    @Test("the journal text built around the fields' text reads back as the object's document", arguments: objects)
+    func jsonTextMatchesDocument(object: StoredObject) throws {
+        let fieldsText = JSONValue.object(object.fields).jsonString
+        let text = object.jsonText(fieldsText: fieldsText)
+        #expect(try JSONParser.parse(text) == object.json)
+        #expect(StoredObject(className: object.className, json: try JSONParser.parse(text)) == object)
+    }
+
+    @Test("fields text that is not an object falls back to the full encoding")
+    func jsonTextFallsBack() throws {
+        let object = Self.objects[1]
+        #expect(try JSONParser.parse(object.jsonText(fieldsText: "")) == object.json)
+        #expect(try JSONParser.parse(object.jsonText(fieldsText: "[1]")) == object.json)
+    }
+}
