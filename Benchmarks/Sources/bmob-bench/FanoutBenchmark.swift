@@ -174,7 +174,7 @@ final class FanoutBenchmark {
         } else {
             let deadline = probeSent + 30_000_000_000
             while probeReceived < subscribed && monotonicNanoseconds() < deadline {
-                serviceEvents(timeoutNanoseconds: measuringTimeout(50_000_000))
+                serviceEvents(timeoutNanoseconds: 50_000_000)
             }
             if probeReceived > 0 { result.probeFanoutMilliseconds = Double(lastProbeDelivery - probeSent) / 1e6 }
         }
@@ -191,7 +191,7 @@ final class FanoutBenchmark {
         writer.start(rate: options.rate, seconds: options.seconds, at: start)
         var report: FanoutWriterReport?
         while report == nil {
-            serviceEvents(timeoutNanoseconds: measuringTimeout(20_000_000))
+            serviceEvents(timeoutNanoseconds: 20_000_000)
             report = writer.finishedReport
         }
         writer.join()
@@ -200,7 +200,7 @@ final class FanoutBenchmark {
         let reachable = report.succeeded * subscribed
         let drainDeadline = report.end + nanoseconds(options.drain)
         while received < reachable && monotonicNanoseconds() < drainDeadline {
-            serviceEvents(timeoutNanoseconds: measuringTimeout(20_000_000))
+            serviceEvents(timeoutNanoseconds: 20_000_000)
         }
         let serverAfter = options.serverPID.flatMap(ProcessSample.current(pid:))
         let clientAfter = ProcessSample.ownCPUSeconds()
@@ -242,11 +242,6 @@ final class FanoutBenchmark {
         result.errorSamples = errorSamples
         log("measured: \(received) of \(expected) deliveries, p99 \(result.latencyP99Us / 1000) ms")
         return result
-    }
-
-    /// How long a wait for events may sleep while probing and measuring: not at all under `--busy-poll`.
-    private func measuringTimeout(_ nanoseconds: UInt64) -> UInt64 {
-        options.busyPoll ? 0 : nanoseconds
     }
 
     private func serviceEvents(forNanoseconds duration: UInt64) {

@@ -3,7 +3,6 @@
 ///     bmob-bench fanout --port P --app-id ID --rest-key KEY [--host 127.0.0.1] [--write-port P]
 ///                       [--connections 10000] [--batch 256] [--rate 12] [--seconds 10] [--settle 2]
 ///                       [--drain 10] [--setup-timeout 180] [--server-pid PID] [--table Fan]
-///                       [--busy-poll]
 struct FanoutOptions {
     /// The server's address; socket.io handshakes and WebSockets go to `port`.
     var host = "127.0.0.1"
@@ -30,14 +29,11 @@ struct FanoutOptions {
     var setupTimeout = 180.0
     /// The server process, for its resident memory and CPU time; without it those are left out.
     var serverPID: Int32?
-    /// While probing and measuring, poll the sockets without sleeping (`epoll_wait` with a zero timeout), so
-    /// the server's sends never pay for waking this process.
-    var busyPoll = false
 
     static let usage = """
         usage: bmob-bench fanout --port P --app-id ID --rest-key KEY [--host H] [--write-port P]
                [--connections N] [--batch N] [--rate WRITES_PER_S] [--seconds S] [--settle S] [--drain S]
-               [--setup-timeout S] [--server-pid PID] [--table NAME] [--busy-poll]
+               [--setup-timeout S] [--server-pid PID] [--table NAME]
         """
 
     /// Parses the arguments after `fanout`; exits with a message when they are wrong.
@@ -73,7 +69,6 @@ struct FanoutOptions {
             case "--app-id": options.appId = value(flag)
             case "--rest-key": options.restKey = value(flag)
             case "--table": options.table = value(flag)
-            case "--busy-poll": options.busyPoll = true
             case "--connections": options.connections = count(flag)
             case "--batch": options.batch = count(flag)
             case "--rate": options.rate = number(flag)
