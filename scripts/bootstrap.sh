@@ -5,7 +5,7 @@
 #   scripts/bootstrap.sh test     also the tests' independent protocol peers: the `websockets` library from
 #                                 PyPI in a virtual environment at .build/python-peers (tests find its
 #                                 interpreter there, or at $BMOB_PYTHON_PEERS)
-#   scripts/bootstrap.sh bench    also the benchmark peers (wrk, nginx)
+#   scripts/bootstrap.sh bench    also the benchmark peers (wrk, nginx) and valgrind
 set -euo pipefail
 
 want_bench=0
@@ -29,7 +29,7 @@ case "$(uname -s)" in
 Linux)
     packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev)
     [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl)
-    [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv)
+    [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv valgrind)
     missing=()
     for package in "${packages[@]}"; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
