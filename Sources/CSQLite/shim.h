@@ -7,7 +7,7 @@
 static inline sqlite3_destructor_type CSQLite_TRANSIENT(void) { return SQLITE_TRANSIENT; }
 
 /// `sqlite3_config` is variadic; these wrap the calls the store makes.
-static inline int CSQLite_config_multithread(void) { return sqlite3_config(SQLITE_CONFIG_MULTITHREAD); }
+static inline int CSQLite_config_memstatus(int enabled) { return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, enabled); }
 
 static inline int CSQLite_bind_text(sqlite3_stmt *statement, int index, const char *text, int length) {
     return sqlite3_bind_text(statement, index, text, length, SQLITE_TRANSIENT);

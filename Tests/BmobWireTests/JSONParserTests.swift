@@ -38,6 +38,11 @@ import Testing
     @Test func int64RangeStaysInteger() throws {
         #expect(try JSONParser.parse("9223372036854775807") == .int(.max))
         #expect(try JSONParser.parse("-9223372036854775808") == .int(.min))
+        // 18 digits are summed directly, 19 go through the checked conversion.
+        #expect(try JSONParser.parse("999999999999999999") == .int(999_999_999_999_999_999))
+        #expect(try JSONParser.parse("-999999999999999999") == .int(-999_999_999_999_999_999))
+        #expect(try JSONParser.parse("1000000000000000000") == .int(1_000_000_000_000_000_000))
+        #expect(try JSONParser.parse("[0,-7,42]") == [.int(0), .int(-7), .int(42)])
     }
 
     @Test func int64OverflowBecomesDouble() throws {

@@ -23,6 +23,7 @@ final class SQLiteConnection {
 
     /// Opens the database at `path`; a read-write connection creates the file if it is missing.
     init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+        _ = Self.processSetup
         owner = pthread_self()
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
@@ -49,6 +50,13 @@ final class SQLiteConnection {
     deinit {
         close()
     }
+
+    /// Process-wide SQLite settings, applied once before the first connection opens (`sqlite3_config` only
+    /// works before SQLite initializes). Memory statistics are off: nothing here reads them, and keeping them
+    /// takes a global mutex on every allocation SQLite makes (dozens per write).
+    private static let processSetup: Void = {
+        _ = CSQLite_config_memstatus(0)
+    }()
 
     /// Finalizes cached statements and closes the handle. Safe to call more than once; the connection may
     /// be closed from another thread once its own thread is done with it (the store joins that thread first).

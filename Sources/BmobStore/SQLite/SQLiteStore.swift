@@ -70,7 +70,18 @@ package final class SQLiteStore: Store {
         caller: String?,
         _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> T
     ) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        // Callers reach this through `any Store`, so it is never specialized: typed as `T`, the continuation made
+        // Swift look up `CheckedContinuation<T, any Error>`'s metadata at run time eight times per write.
+        // Carried as `any Sendable`, it needs no lookup; the value is the `T` the body returned.
+        let value = try await writeErased(caller: caller) { transaction in try body(transaction) }
+        return value as! T
+    }
+
+    private func writeErased(
+        caller: String?,
+        _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> any Sendable
+    ) async throws -> any Sendable {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
             let job = SQLiteWriteJob(
                 caller: caller,
                 perform: { transaction in
@@ -134,9 +145,17 @@ package final class SQLiteStore: Store {
     private func withReader<T: Sendable>(_ body: @escaping @Sendable (SQLiteReadTransaction) throws -> T)
         async throws -> T
     {
+        // Erased for the reason given in `write`.
+        let value = try await withReaderErased { transaction in try body(transaction) }
+        return value as! T
+    }
+
+    private func withReaderErased(_ body: @escaping @Sendable (SQLiteReadTransaction) throws -> any Sendable)
+        async throws -> any Sendable
+    {
         let ticket = SQLiteReadTicket()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
                 let accepted = gate.withLock {
                     guard !closing else { return false }
                     readers.submit(ticket: ticket, body) { continuation.resume(with: $0) }

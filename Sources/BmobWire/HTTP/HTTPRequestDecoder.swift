@@ -342,7 +342,8 @@ package struct HTTPRequestDecoder: Sendable {
         guard index > line.lowerBound, index < line.upperBound, bytes[index] == UInt8(ascii: ":") else {
             return .failure(HTTPDecodeError(.badRequest, "malformed header field"))
         }
-        let name = String(decoding: bytes[line.lowerBound..<index], as: UTF8.self)
+        let name = Self.interned(bytes, line.lowerBound..<index, among: Self.commonLongNames)
+            ?? String(decoding: bytes[line.lowerBound..<index], as: UTF8.self)
         index += 1
         var valueStart = index
         var valueEnd = line.upperBound
@@ -354,7 +355,32 @@ package struct HTTPRequestDecoder: Sendable {
                 return .failure(HTTPDecodeError(.badRequest, "invalid character in header \(name)"))
             }
         }
-        return .success(HTTPField(name: name, value: String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)))
+        let value = Self.interned(bytes, valueStart..<valueEnd, among: Self.commonLongValues)
+            ?? String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)
+        return .success(HTTPField(name: name, value: value))
+    }
+
+    /// Header names every Bmob client sends that are too long for a small string: matched byte for byte, they
+    /// reuse these constants instead of allocating a string per request (shorter ones never allocate).
+    private static let commonLongNames = [
+        "X-Bmob-Application-Id", "X-Bmob-REST-API-Key", "X-Bmob-Master-Key", "X-Bmob-Session-Token",
+        "Transfer-Encoding", "Sec-WebSocket-Key", "Sec-WebSocket-Version",
+    ]
+
+    /// Header values as common and as long: the JSON content types.
+    private static let commonLongValues = ["application/json", "application/json; charset=utf-8"]
+
+    /// The constant among `candidates` whose bytes are exactly `bytes[range]`.
+    private static func interned(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, among candidates: [String]) -> String? {
+        guard range.count > 15 else { return nil }
+        for candidate in candidates where candidate.utf8.count == range.count {
+            let equal = candidate.utf8.withContiguousStorageIfAvailable { utf8 in
+                for offset in 0..<utf8.count where utf8[offset] != bytes[range.lowerBound + offset] { return false }
+                return true
+            }
+            if equal == true { return candidate }
+        }
+        return nil
     }
 
     /// RFC 9112 §6: Transfer-Encoding wins over Content-Length, but a request carrying both is rejected
@@ -392,6 +418,11 @@ package struct HTTPRequestDecoder: Sendable {
             head.isChunked = true
             return .success(())
         }
+        // The usual case, one plain decimal value, read without splitting or trimming.
+        if contentLengths.count == 1, let plain = Self.plainDecimal(contentLengths[0]) {
+            head.contentLength = plain
+            return .success(())
+        }
         var length: Int?
         for value in contentLengths {
             for part in value.split(separator: ",", omittingEmptySubsequences: false) {
@@ -409,6 +440,18 @@ package struct HTTPRequestDecoder: Sendable {
         }
         head.contentLength = length
         return .success(())
+    }
+
+    /// `text` as a number when it is 1 to 18 ASCII digits and nothing else.
+    private static func plainDecimal(_ text: String) -> Int? {
+        let bytes = text.utf8
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard let digit = digit(byte) else { return nil }
+            value = value * 10 + digit
+        }
+        return value
     }
 
     // MARK: - Chunked body

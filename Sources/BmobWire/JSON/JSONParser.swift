@@ -135,11 +135,18 @@ package struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1
         let start = index
-        // Fast path: no escapes, plain ASCII or valid UTF-8 checked by String(validating:).
+        var isASCII = true
+        // Fast path: no escapes. ASCII needs no validation (and `String(validating:)` is not specialized, so it
+        // looks up generic metadata per call); other UTF-8 is checked by `String(validating:)`.
         while index < bytes.count {
             let byte = bytes[index]
+            if byte >= 0x80 { isASCII = false }
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                if isASCII {
+                    index += 1
+                    return String(decoding: slice, as: UTF8.self)
+                }
                 guard let string = String(validating: slice, as: UTF8.self) else {
                     throw JSONParseError(message: "invalid UTF-8 in string", offset: start)
                 }
@@ -246,6 +253,16 @@ package struct JSONParser {
             }
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        // Integers of up to 18 digits fit an Int64 whatever they are: add them up without making a string.
+        if isInteger {
+            let negative = bytes[start] == UInt8(ascii: "-")
+            let digitsStart = negative ? start + 1 : start
+            if index - digitsStart <= 18 {
+                var magnitude: Int64 = 0
+                for position in digitsStart..<index { magnitude = magnitude * 10 + Int64(bytes[position] &- UInt8(ascii: "0")) }
+                return .int(negative ? -magnitude : magnitude)
+            }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int64(text) { return .int(value) }
