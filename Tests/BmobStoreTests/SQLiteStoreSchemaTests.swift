@@ -127,6 +127,38 @@ struct SQLiteStoreSchemaTests {
         #expect(error?.code == .incompatible)
     }
 
+    @Test func journalRebuiltWithoutAutoincrementKeepsItsRowsAndNumbering() async throws {
+        let database = try TemporaryDatabase()
+        defer { database.remove() }
+        let rebuild = SQLiteMigration.builtin.firstIndex { $0.name == "0008-journal-without-autoincrement" }
+        let beforeRebuild = Array(SQLiteMigration.builtin[..<(try #require(rebuild))])
+
+        // A database from before the rebuild: three writes, one of them rolled back inside its group.
+        let old = try await database.open(migrations: beforeRebuild)
+        try await old.write(caller: "rest") { try $0.insert(Fixtures.post("p1")) }
+        await #expect(throws: StoreError.self) {
+            try await old.write(caller: "rest") { transaction in
+                try transaction.insert(Fixtures.post("p2"))
+                throw StoreError(.invalidQuery, "rolled back")
+            }
+        }
+        try await old.write(caller: "master") { try $0.insert(Fixtures.post("p3", title: "third")) }
+        let entries = try await old.journal(after: 0, limit: 100)
+        #expect(entries.map(\.objectId) == ["p1", "p3"])
+        #expect(entries.map(\.seq) == [1, 2])
+        await old.close()
+
+        let store = try await database.open()
+        #expect(try await store.appliedMigrations() == SQLiteMigration.builtin.map(\.name))
+        #expect(try await store.journal(after: 0, limit: 100) == entries)
+        _ = try await store.write(caller: nil) { try $0.delete(className: "Post", objectId: "p1") }
+        let next = try await store.journal(after: 2, limit: 100)
+        #expect(next.map(\.seq) == [3])
+        #expect(next.first?.op == .delete)
+        #expect(try await store.read { try $0.lastJournalSeq() } == 3)
+        await store.close()
+    }
+
     @Test func failingMigrationLeavesNothingRecorded() async throws {
         let database = try TemporaryDatabase()
         defer { database.remove() }

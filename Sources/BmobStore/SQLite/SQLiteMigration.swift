@@ -23,5 +23,6 @@ package struct SQLiteMigration: Sendable {
         SQLiteMigration(name: "0005-accounts", sql: SQLiteAccountRows.createTables),
         SQLiteMigration(name: "0006-class-permissions", sql: SQLitePermissionRows.createTable),
         SQLiteMigration(name: "0007-verification", sql: SQLiteVerificationRows.createTables),
+        SQLiteMigration(name: "0008-journal-without-autoincrement", sql: SQLiteJournalRows.dropAutoincrement),
     ]
 }
