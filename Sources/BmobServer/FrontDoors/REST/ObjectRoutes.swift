@@ -48,8 +48,21 @@ package enum ObjectRoutes {
 
     /// The `Location` of a created object: the request's own host, so it works behind any domain.
     private static func location(_ request: BmobRequest, className: String, objectId: String) -> String {
-        let host = request.http.headers["Host"] ?? "\(request.server.configuration.host):\(request.server.configuration.port)"
-        let base = request.server.configuration.publicURL ?? "http://\(host)"
-        return "\(base)/1/classes/\(className)/\(objectId)"
+        // Appended piece by piece into one reserved string: interpolations made a string per piece.
+        var location = ""
+        location.reserveCapacity(64 + className.utf8.count)
+        if let publicURL = request.server.configuration.publicURL {
+            location += publicURL
+        } else if let host = request.http.headers["Host"] {
+            location += "http://"
+            location += host
+        } else {
+            location += "http://\(request.server.configuration.host):\(request.server.configuration.port)"
+        }
+        location += "/1/classes/"
+        location += className
+        location += "/"
+        location += objectId
+        return location
     }
 }

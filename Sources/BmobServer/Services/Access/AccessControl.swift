@@ -8,9 +8,12 @@ package struct AccessControl: Sendable {
         self.resolve = resolve
     }
 
-    /// The scope of `context`: ``AccessScope/master`` for the master key, else what the resolver says.
+    /// The scope of `context`: ``AccessScope/master`` for the master key, ``AccessScope/anonymous`` without a
+    /// session token, else what the resolver says.
     package func scope(_ context: AppContext) async throws -> AccessScope {
         if context.isMaster { return .master }
+        // No session, no grantees beyond the public: answered here, without the resolver's chain of calls.
+        guard let token = context.sessionToken, !token.isEmpty else { return .anonymous }
         return try await resolve(context)
     }
 
