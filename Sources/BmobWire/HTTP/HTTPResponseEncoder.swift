@@ -24,6 +24,8 @@ package enum HTTPResponseEncoder {
         output.reserveCapacity(output.count + 160 + body.count)
         if head.status == .ok {
             output.append(contentsOf: okStatusLine)
+        } else if head.status == .created {
+            output.append(contentsOf: createdStatusLine)
         } else {
             appendBytes(of: "HTTP/1.1 \(head.status.code) \(head.status.reasonPhrase)\r\n", to: &output)
         }
@@ -52,6 +54,8 @@ package enum HTTPResponseEncoder {
     package static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     private static let okStatusLine: [UInt8] = Array("HTTP/1.1 200 OK\r\n".utf8)
+    /// Every create answers 201: its line is made once too.
+    private static let createdStatusLine: [UInt8] = Array("HTTP/1.1 201 Created\r\n".utf8)
 
     /// Fields the encoder writes itself.
     private static func isFramingField(_ name: String) -> Bool {
