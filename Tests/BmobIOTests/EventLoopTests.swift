@@ -1,5 +1,9 @@
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @testable import BmobIO
 
 @Suite struct EventLoopTests {
@@ -27,6 +31,42 @@ import Testing
             let onLoop = try await loop.submit { loop.inEventLoop }
             #expect(onLoop)
             #expect(order.withLock { seen } == Array(0..<100))
+        }
+    }
+
+    @Test(arguments: kinds)
+    func batchedWakeupsHoldAnIdleLoopUntilTheBatchEndsThenRunEverything(kind: SelectorKind) async throws {
+        try await withLoop(kind) { loop in
+            // One round trip, after which the loop has taken its queue and waits for a wake-up.
+            _ = try await loop.submit { () }
+            let (ran, ranContinuation) = AsyncStream<Int>.makeStream()
+            let counter = Lock()
+            nonisolated(unsafe) var runCount = 0
+            nonisolated(unsafe) var runBeforeBatchEnded = -1
+            // A plain thread, as the SQLite writer is: the batch belongs to the thread that opens it.
+            let thread = Thread.spawn(name: "test-wake-batch") {
+                EventLoop.batchingWakeups {
+                    EventLoop.batchingWakeups {  // nested: the outer batch does the waking
+                        for index in 0..<50 {
+                            loop.execute {
+                                counter.withLock { runCount += 1 }
+                                ranContinuation.yield(index)
+                            }
+                        }
+                    }
+                    // Nothing else can wake the idle loop, so none of the work may have run yet.
+                    usleep(20_000)
+                    runBeforeBatchEnded = counter.withLock { runCount }
+                }
+            }
+            var order: [Int] = []
+            for await index in ran {
+                order.append(index)
+                if order.count == 50 { break }
+            }
+            thread.join()
+            #expect(order == Array(0..<50))
+            #expect(runBeforeBatchEnded == 0)
         }
     }
 

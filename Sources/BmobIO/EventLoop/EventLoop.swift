@@ -10,6 +10,8 @@ import CSystemShims
 /// 2. Everything else — registering descriptors, timers, the read buffer — only on the loop thread
 ///    (checked with preconditions in debug builds).
 /// 3. Nothing that blocks may run on the loop; use a ``ThreadPool``.
+/// 4. Work submitted from inside ``batchingWakeups(_:)`` is queued at once, but the loop is woken only when
+///    the batch ends (``WakeBatch``).
 package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringConvertible {
     // Invariant: `selector`, `registrations`, `timers`, `readBuffer` and `stopped` are touched only on the
     // loop thread (rule 2, asserted). `pending`, `wakePending` and `stopRequested` are guarded by `lock`.
@@ -105,7 +107,24 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
             wakePending = true
             return true
         }
-        if needsWake { waker.wake() }
+        guard needsWake else { return }
+        if let batch = WakeBatch.current {
+            batch.hold(self)
+        } else {
+            waker.wake()
+        }
+    }
+
+    /// Runs `body` with the wake-ups of loops it submits work to held back until it returns: each loop is
+    /// then woken once (see ``WakeBatch``). For a thread handing out a burst of work, such as resuming a
+    /// group of tasks.
+    package static func batchingWakeups<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        try WakeBatch.run(body)
+    }
+
+    /// Sends the wake-up a batch held back.
+    func wakeHeldBack() {
+        waker.wake()
     }
 
     /// Runs `body` on the loop and returns its result to the calling task.

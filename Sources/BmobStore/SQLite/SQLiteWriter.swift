@@ -210,8 +210,11 @@ final class SQLiteWriter: @unchecked Sendable {
         if journalHead > 0 {
             commits.committed(through: journalHead)
         }
-        for (_, resume) in succeeded {
-            resume()
+        // Resumed as one burst: each caller's loop is woken once for the group, not once per write.
+        EventLoop.batchingWakeups {
+            for (_, resume) in succeeded {
+                resume()
+            }
         }
         return []
     }
