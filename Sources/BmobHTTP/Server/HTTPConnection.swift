@@ -280,6 +280,9 @@ final class HTTPConnection: ChannelHandler {
 
     private func armTimer(at when: UInt64) {
         guard channel.isOpen else { return }
+        // A timer armed no later already covers `when` (firing, it re-arms for the current deadline): checked
+        // here so that most requests, which only push the deadline out, make no closure.
+        if let armed = timer.deadline, armed <= when { return }
         timer.arm(at: when, on: channel.loop) { self.timerFired(armedFor: when) }
     }
 

@@ -82,13 +82,7 @@ package final class SQLiteStore: Store {
         _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> any Sendable
     ) async throws -> any Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
-            let job = SQLiteWriteJob(
-                caller: caller,
-                perform: { transaction in
-                    let value = try body(transaction)
-                    return { continuation.resume(returning: value) }
-                },
-                fail: { continuation.resume(throwing: $0) })
+            let job = SQLiteWriteJob(caller: caller, body: body, continuation: continuation)
             let accepted = gate.withLock {
                 guard !closing else { return false }
                 writer.enqueue(job)

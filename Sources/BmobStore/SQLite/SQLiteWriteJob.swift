@@ -1,9 +1,38 @@
-/// One queued write, with its result type erased so that jobs of any type share the writer's queue.
-struct SQLiteWriteJob: Sendable {
+/// One queued write: the caller's body, with its result type erased so that jobs of any type share the
+/// writer's queue, and the continuation the result goes back through.
+///
+/// A class rather than a struct of closures: queuing a write costs one allocation instead of one per closure.
+final class SQLiteWriteJob: @unchecked Sendable {
+    // Invariant: `caller`, `body` and `continuation` are constants; `result` is written by `perform` and read by
+    // `resume`, both on the writer thread and in that order.
     /// Who makes the change, for the journal.
-    var caller: String?
-    /// Runs the caller's body; returns the resumption to call once the group's COMMIT succeeded.
-    var perform: @Sendable (SQLiteWriteTransaction) throws -> @Sendable () -> Void
+    let caller: String?
+    private let body: @Sendable (any StoreWriteTransaction) throws -> any Sendable
+    private let continuation: CheckedContinuation<any Sendable, any Error>
+    private var result: any Sendable = ()
+
+    init(
+        caller: String?,
+        body: @escaping @Sendable (any StoreWriteTransaction) throws -> any Sendable,
+        continuation: CheckedContinuation<any Sendable, any Error>
+    ) {
+        self.caller = caller
+        self.body = body
+        self.continuation = continuation
+    }
+
+    /// Runs the caller's body in `transaction`; the result waits for the group's COMMIT.
+    func perform(_ transaction: SQLiteWriteTransaction) throws {
+        result = try body(transaction)
+    }
+
+    /// Hands the result to the caller once the group's COMMIT succeeded.
+    func resume() {
+        continuation.resume(returning: result)
+    }
+
     /// Resumes the caller with an error: its own, or the group's failed COMMIT.
-    var fail: @Sendable (any Error) -> Void
+    func fail(_ error: any Error) {
+        continuation.resume(throwing: error)
+    }
 }

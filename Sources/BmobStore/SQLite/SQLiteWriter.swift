@@ -155,7 +155,7 @@ final class SQLiteWriter: @unchecked Sendable {
             return []
         }
         var catalog = self.catalog
-        var succeeded: [(job: SQLiteWriteJob, resume: @Sendable () -> Void)] = []
+        var succeeded: [SQLiteWriteJob] = []
         var failedCount = 0
         var journalHead: Int64 = 0
         var index = jobs.startIndex
@@ -166,19 +166,19 @@ final class SQLiteWriter: @unchecked Sendable {
                 connection: connection, catalog: catalog, caller: job.caller, time: configuration.clock())
             do {
                 try connection.run("SAVEPOINT job")
-                let resume = try job.perform(transaction)
+                try job.perform(transaction)
                 transaction.invalidate()
                 try connection.run("RELEASE job")
                 catalog = transaction.catalog
                 journalHead = max(journalHead, transaction.journalHead)
-                succeeded.append((job, resume))
+                succeeded.append(job)
             } catch {
                 transaction.invalidate()
                 job.fail(error)
                 failedCount += 1
                 guard connection.isInTransaction else {
                     // SQLite ended the transaction: the group's earlier writes are gone with it.
-                    fail(succeeded.map(\.job), error, alreadyCounted: failedCount)
+                    fail(succeeded, error, alreadyCounted: failedCount)
                     return jobs[index...]
                 }
                 do {
@@ -186,7 +186,7 @@ final class SQLiteWriter: @unchecked Sendable {
                     try connection.run("RELEASE job")
                 } catch {
                     try? connection.run("ROLLBACK")
-                    fail(succeeded.map(\.job), error, alreadyCounted: failedCount)
+                    fail(succeeded, error, alreadyCounted: failedCount)
                     return jobs[index...]
                 }
             }
@@ -195,7 +195,7 @@ final class SQLiteWriter: @unchecked Sendable {
             try connection.run("COMMIT")
         } catch {
             if connection.isInTransaction { try? connection.run("ROLLBACK") }
-            fail(succeeded.map(\.job), error, alreadyCounted: failedCount)
+            fail(succeeded, error, alreadyCounted: failedCount)
             return []
         }
         // Publish the schema before resuming anyone, so a caller's next read sees what it just recorded.
@@ -212,8 +212,8 @@ final class SQLiteWriter: @unchecked Sendable {
         }
         // Resumed as one burst: each caller's loop is woken once for the group, not once per write.
         EventLoop.batchingWakeups {
-            for (_, resume) in succeeded {
-                resume()
+            for job in succeeded {
+                job.resume()
             }
         }
         return []
