@@ -90,7 +90,7 @@ enum SQLiteInserts {
             database.execute(
                 """
                 CREATE TABLE IF NOT EXISTS "__journal" (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    seq INTEGER PRIMARY KEY,
                     className TEXT NOT NULL,
                     objectId TEXT,
                     op TEXT NOT NULL,
