@@ -19,10 +19,15 @@ package struct ObjectMutation {
     ///   - knownSchema: the registered types of the class, to reject operators on fields of another type.
     /// - Throws: ``BmobAPIError`` 105 (field names), 107/106/117 (values and operators), 111 (types).
     package init(body: [String: JSONValue], fields: [String: JSONValue], knownSchema: [String: FieldSchema]) throws(BmobAPIError) {
-        self.fields = fields
-        // Room for every key up front: growing a dictionary one key at a time reallocates it.
-        self.fields.reserveCapacity(fields.count + body.count)
-        schema.reserveCapacity(body.count)
+        // Room for every key up front: growing a dictionary one key at a time reallocates it. Made with
+        // `minimumCapacity` where possible: `reserveCapacity` runs unspecialized here and looks up metadata.
+        if fields.isEmpty {
+            self.fields = Dictionary(minimumCapacity: body.count)
+        } else {
+            self.fields = fields
+            self.fields.reserveCapacity(fields.count + body.count)
+        }
+        schema = Dictionary(minimumCapacity: body.count)
         for (key, value) in body.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "objectId", "createdAt", "updatedAt":
