@@ -9,13 +9,14 @@ struct ConnectionTimer {
     private(set) var deadline: UInt64?
     private var id: TimerID?
 
-    /// Arms for `when` unless a timer for an earlier (or the same) deadline is armed.
-    mutating func arm(at when: UInt64, on loop: EventLoop, _ fire: @escaping () -> Void) {
+    /// Arms for `when` unless a timer for an earlier (or the same) deadline is armed. The callback to `owner` is
+    /// made only when a timer is armed: most calls only push a deadline out and make no closure.
+    mutating func arm(at when: UInt64, on loop: EventLoop, for owner: some ConnectionTimerOwner) {
         if let deadline, deadline <= when { return }
         if let id { loop.cancelTimer(id) }
         deadline = when
         let now = Posix.monotonicNanoseconds()
-        id = loop.scheduleTimer(afterNanoseconds: when > now ? when - now : 0, fire)
+        id = loop.scheduleTimer(afterNanoseconds: when > now ? when - now : 0) { owner.timerFired(armedFor: when) }
     }
 
     /// Call first thing when the timer armed for `when` fires: whether it is still the armed one (the timer

@@ -3,7 +3,7 @@ import BmobWire
 
 /// One client connection: decodes requests, runs them one at a time in order (pipelined requests wait their
 /// turn), writes responses, and enforces timeouts. Loop-confined.
-final class HTTPConnection: ChannelHandler {
+final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
     /// What the connection is waiting for; decides which timeout applies.
     private enum Phase {
         /// Between requests, nothing of the next one received.
@@ -280,17 +280,14 @@ final class HTTPConnection: ChannelHandler {
 
     private func armTimer(at when: UInt64) {
         guard channel.isOpen else { return }
-        // A timer armed no later already covers `when` (firing, it re-arms for the current deadline): checked
-        // here so that most requests, which only push the deadline out, make no closure.
-        if let armed = timer.deadline, armed <= when { return }
-        timer.arm(at: when, on: channel.loop) { self.timerFired(armedFor: when) }
+        timer.arm(at: when, on: channel.loop, for: self)
     }
 
     private func cancelTimer() {
         timer.cancel(on: channel.loop)
     }
 
-    private func timerFired(armedFor when: UInt64) {
+    func timerFired(armedFor when: UInt64) {
         guard timer.fired(armedFor: when), channel.isOpen, !channel.isClosing else { return }
         let now = Posix.monotonicNanoseconds()
         if now < deadline {

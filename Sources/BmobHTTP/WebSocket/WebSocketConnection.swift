@@ -9,7 +9,7 @@ package import BmobWire
 /// 1. Every method runs on ``loop``; other threads reach a connection through `loop.execute`.
 /// 2. The handler is called only from this connection's methods, so it never runs concurrently with itself.
 /// 3. After ``WebSocketHandler/webSocketClosed(_:code:)`` nothing is delivered or sent.
-package final class WebSocketConnection: ChannelHandler {
+package final class WebSocketConnection: ChannelHandler, ConnectionTimerOwner {
     let channel: Channel
     private let configuration: WebSocketConfiguration
     private let state: ServerLoopState
@@ -159,10 +159,10 @@ package final class WebSocketConnection: ChannelHandler {
 
     private func armTimer(at when: UInt64) {
         guard channel.isOpen else { return }
-        timer.arm(at: when, on: channel.loop) { self.timerFired(armedFor: when) }
+        timer.arm(at: when, on: channel.loop, for: self)
     }
 
-    private func timerFired(armedFor when: UInt64) {
+    func timerFired(armedFor when: UInt64) {
         guard timer.fired(armedFor: when), channel.isOpen else { return }
         let now = Posix.monotonicNanoseconds()
         if let closeDeadline {

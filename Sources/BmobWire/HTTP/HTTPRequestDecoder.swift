@@ -426,10 +426,7 @@ package struct HTTPRequestDecoder: Sendable {
         var length: Int?
         for value in contentLengths {
             for part in value.split(separator: ",", omittingEmptySubsequences: false) {
-                let digits = part.trimmingSpaces()
-                guard !digits.isEmpty, digits.count <= 18, digits.utf8.allSatisfy({ Self.digit($0) != nil }),
-                    let parsed = Int(digits)
-                else {
+                guard let parsed = Self.plainDecimal(part.trimmingSpaces()) else {
                     return .failure(HTTPDecodeError(.badRequest, "malformed Content-Length"))
                 }
                 if let length, length != parsed {
