@@ -6,15 +6,10 @@ import Foundation
 enum PythonPeer {
     /// Runs the script to completion (at most `timeout` seconds).
     ///
-    /// - Throws: ``TestFailure`` when the interpreter is missing (run `scripts/bootstrap.sh`), the script
-    ///   fails, or it times out.
+    /// - Throws: ``PythonPeers/NotInstalled`` when the interpreter is missing, ``TestFailure`` when the script
+    ///   fails or times out.
     static func run(_ name: String, _ arguments: [String], timeout: Double = 30) async throws -> String {
-        guard PythonPeers.isInstalled else {
-            throw TestFailure("no Python peer environment at \(PythonPeers.interpreter.path); run scripts/bootstrap.sh test")
-        }
-        let process = Process()
-        process.executableURL = PythonPeers.interpreter
-        process.arguments = [PythonPeers.script(name).path] + arguments
+        let process = try PythonPeers.process(script: name, arguments: arguments)
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

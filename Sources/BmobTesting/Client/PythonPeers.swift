@@ -29,4 +29,23 @@ package enum PythonPeers {
     package static var isInstalled: Bool {
         FileManager.default.isExecutableFile(atPath: interpreter.path)
     }
+
+    /// A process that runs `script` with `arguments` under the peers' interpreter, not started yet.
+    ///
+    /// - Throws: ``NotInstalled`` when the interpreter is missing.
+    package static func process(script: String, arguments: [String]) throws(NotInstalled) -> Process {
+        guard isInstalled else { throw NotInstalled(interpreter: interpreter) }
+        let process = Process()
+        process.executableURL = interpreter
+        process.arguments = [self.script(script).path] + arguments
+        return process
+    }
+
+    /// The peers' interpreter is missing.
+    package struct NotInstalled: Error, CustomStringConvertible {
+        package var interpreter: URL
+        package var description: String {
+            "no Python peer environment at \(interpreter.path); run scripts/bootstrap.sh test"
+        }
+    }
 }

@@ -13,12 +13,7 @@ final class PythonPeer: Sendable {
 
     /// Starts `script` with `arguments` and waits for its port.
     init(script: String, arguments: [String] = []) async throws {
-        guard PythonPeers.isInstalled else {
-            throw PeerError("no Python peers at \(PythonPeers.interpreter.path): run scripts/bootstrap.sh test")
-        }
-        let process = Process()
-        process.executableURL = PythonPeers.interpreter
-        process.arguments = [PythonPeers.script(script).path] + arguments
+        let process = try PythonPeers.process(script: script, arguments: arguments)
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
