@@ -16,7 +16,7 @@ build: bootstrap
 
 ## Build in release mode and run the server on ./.bmob (a development app is created and its keys printed).
 serve: bootstrap
-	@BMOB_STRICT=0 $(SWIFT) build -c release --product bmob
+	@BMOB_STRICT=0 BMOB_EXCLUSIVITY=unchecked $(SWIFT) build -c release --product bmob
 	.build/release/bmob serve $(ARGS)
 
 ## Every test, on real sockets and real SQLite files.

@@ -5,6 +5,12 @@ import PackageDescription
 /// `BMOB_STRICT=1` (set by `make test`) turns warnings into errors and asks for explicit `Sendable`
 /// on public types. Both need unsafe flags, which SwiftPM refuses in a dependency, so they stay opt-in.
 let strict = ProcessInfo.processInfo.environment["BMOB_STRICT"] == "1"
+/// `BMOB_EXCLUSIVITY=unchecked` (set by `make serve` and `make bench`) drops Swift's run-time exclusivity checks
+/// from release builds: about 25 checks per request on the create path, each a thread-local access-set insert
+/// (~4 % of its instructions). Debug builds, and so every test run, keep the checks, which is where a
+/// violation would be caught. An environment switch rather than a fixed setting because SwiftPM refuses
+/// unsafe flags in packages used as dependencies, and apps depend on this one for the SDK and BmobTesting.
+let uncheckedExclusivity = ProcessInfo.processInfo.environment["BMOB_EXCLUSIVITY"] == "unchecked"
 /// `BMOB_FUZZ=1` (set by `make fuzz`) adds the libFuzzer executables, which only link with `-sanitize=fuzzer`.
 let fuzz = ProcessInfo.processInfo.environment["BMOB_FUZZ"] == "1"
 
@@ -109,6 +115,9 @@ for target in package.targets where target.type != .system {
         .enableUpcomingFeature("InternalImportsByDefault"),
         .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
     ]
+    if uncheckedExclusivity {
+        settings.append(.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)))
+    }
     if strict {
         settings.append(.unsafeFlags(["-warnings-as-errors", "-require-explicit-sendable"]))
     }

@@ -6,8 +6,8 @@
 # BENCH_ONLY=realtime runs one of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BMOB_STRICT=0 swift build -c release --product bmob
-BMOB_STRICT=0 swift build -c release --product bmob-bench
+BMOB_STRICT=0 BMOB_EXCLUSIVITY=unchecked swift build -c release --product bmob
+BMOB_STRICT=0 BMOB_EXCLUSIVITY=unchecked swift build -c release --product bmob-bench
 only="${BENCH_ONLY:-all}"
 case "$only" in
 all | health | data | realtime) ;;
