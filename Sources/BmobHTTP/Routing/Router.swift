@@ -120,13 +120,23 @@ package struct Router: Sendable {
         return .methodNotAllowed(routes.map(\.method).sorted { $0.rawValue < $1.rawValue })
     }
 
+    /// Where the next `/` is (or the end), found over contiguous bytes: `utf8.firstIndex(of:)` stepped
+    /// through `Substring.UTF8View` index by index, about 30 instructions per byte of the path.
+    private static func firstSlash(in text: Substring) -> Substring.Index {
+        let offset = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+        }
+        guard let offset else { return text.utf8.firstIndex(of: UInt8(ascii: "/")) ?? text.endIndex }
+        return text.utf8.index(text.startIndex, offsetBy: offset)
+    }
+
     /// Matches `remaining` (the path after the segments already consumed) below `node`.
     private func find(_ node: Node, path: Substring, remaining: Substring, parameters: inout RouteParameters) -> [Route]? {
         // Only the path "/" leaves nothing to match at the root.
         if remaining.isEmpty {
             return node.routes.isEmpty ? nil : node.routes
         }
-        let slash = remaining.utf8.firstIndex(of: UInt8(ascii: "/")) ?? remaining.endIndex
+        let slash = Self.firstSlash(in: remaining)
         let segment = remaining[..<slash]
         if segment.isEmpty { return nil }  // `//` inside a path
         let rest = slash == remaining.endIndex ? remaining[slash...] : remaining[remaining.utf8.index(after: slash)...]

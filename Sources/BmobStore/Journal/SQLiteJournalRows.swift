@@ -62,26 +62,26 @@ enum SQLiteJournalRows {
         time: Int64
     ) throws {
         try append(
-            connection, className: className, objectId: objectId, op: op, beforeText: before?.jsonString,
-            afterText: after?.jsonString, caller: caller, time: time)
+            connection, className: className, objectId: objectId, op: op, beforeJSON: before?.jsonBytes,
+            afterJSON: after?.jsonBytes, caller: caller, time: time)
     }
 
-    /// Appends one row whose documents are already JSON text.
+    /// Appends one row whose documents are already JSON text (UTF-8 bytes).
     static func append(
         _ connection: SQLiteConnection,
         className: String,
         objectId: String?,
         op: JournalOperation,
-        beforeText: String?,
-        afterText: String?,
+        beforeJSON: [UInt8]?,
+        afterJSON: [UInt8]?,
         caller: String?,
         time: Int64
     ) throws {
         try connection.run(
             appendSQL,
             [
-                .text(className), SQLiteValue(objectId), .text(op.rawValue), SQLiteValue(beforeText),
-                SQLiteValue(afterText), SQLiteValue(caller), .integer(time),
+                .text(className), SQLiteValue(objectId), .text(op.rawValue), beforeJSON.map(SQLiteValue.utf8) ?? .null,
+                afterJSON.map(SQLiteValue.utf8) ?? .null, SQLiteValue(caller), .integer(time),
             ])
     }
 

@@ -81,6 +81,7 @@ enum SQLiteQueryRows {
         case .integer(let integer): .int(integer)
         case .real(let real): .double(real)
         case .text(let text): .string(text)
+        case .utf8(let bytes): .string(String(decoding: bytes, as: UTF8.self))
         }
     }
 

@@ -14,12 +14,12 @@ import Darwin
 /// Statements are prepared once and cached by SQL text; values are always bound, never interpolated.
 /// Every connection carries the query functions of ``SQLiteFunctions`` (`bmob_distance`, `bmob_regexp`).
 final class SQLiteConnection {
-    /// Above this many cached statements the cache is emptied; it only fills with per-class statements.
-    private static let statementCacheLimit = 256
-
     private var handle: OpaquePointer?
     private let owner: pthread_t
-    private var statements: [SQLiteStatementKey: SQLiteStatement] = [:]
+    /// Above 256 cached statements the cache is emptied; it only fills with per-class statements.
+    private var statements = SQLiteStatementCache(limit: 256)
+    /// The class-table SQL texts built last (``SQLiteObjectRows``).
+    var classSQL = SQLiteClassSQL()
 
     /// Opens the database at `path`; a read-write connection creates the file if it is missing.
     init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws(StoreError) {
@@ -148,15 +148,13 @@ final class SQLiteConnection {
     }
 
     private func cachedStatement(_ sql: String) throws(StoreError) -> SQLiteStatement {
-        let key = SQLiteStatementKey(sql)
-        if let statement = statements[key] { return statement }
+        if let statement = statements.statement(for: sql) { return statement }
         let handle = checkedHandle()
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
         guard code == SQLITE_OK, let prepared else { throw Self.error(code: code, handle: handle, sql: sql) }
-        if statements.count >= Self.statementCacheLimit { statements.removeAll() }
         let statement = SQLiteStatement(prepared, sql: sql)
-        statements[key] = statement
+        statements.insert(statement, for: sql)
         return statement
     }
 

@@ -37,9 +37,10 @@ enum SQLiteObjectRows {
     static func fetch(_ connection: SQLiteConnection, _ table: SQLiteTableName, objectId: String) throws
         -> StoredObject?
     {
-        try connection.firstRow(
-            "SELECT createdAt, updatedAt, acl, data FROM \(table.quoted) WHERE objectId = ?", [.text(objectId)]
-        ) { row in
+        let sql = connection.classSQL.text(.select, for: table) {
+            "SELECT createdAt, updatedAt, acl, data FROM \($0) WHERE objectId = ?"
+        }
+        return try connection.firstRow(sql, [.text(objectId)]) { row in
             try decode(row, className: table.name, objectId: objectId)
         }
     }
@@ -48,18 +49,21 @@ enum SQLiteObjectRows {
         Int(try connection.firstRow("SELECT count(*) FROM \(table.quoted)") { $0.int64(0) } ?? 0)
     }
 
-    /// Inserts a row; `dataText` is the fields' JSON text when the caller already encoded it.
+    /// Inserts a row; `dataJSON` is the fields' JSON text when the caller already encoded it.
     static func insert(
         _ connection: SQLiteConnection,
         _ table: SQLiteTableName,
         _ object: StoredObject,
-        dataText: String? = nil
+        dataJSON: [UInt8]? = nil
     ) throws {
-        let sql = "INSERT INTO \(table.quoted) (objectId, createdAt, updatedAt, acl, data) VALUES (?, ?, ?, ?, ?)"
+        let sql = connection.classSQL.text(.insert, for: table) {
+            "INSERT INTO \($0) (objectId, createdAt, updatedAt, acl, data) VALUES (?, ?, ?, ?, ?)"
+        }
         do {
             try connection.run(sql, [
                 .text(object.objectId), .integer(object.createdAt), .integer(object.updatedAt),
-                SQLiteValue(object.acl?.jsonString), .text(dataText ?? JSONValue.object(object.fields).jsonString),
+                object.acl.map { .utf8($0.jsonBytes) } ?? .null,
+                .utf8(dataJSON ?? JSONValue.object(object.fields).jsonBytes),
             ])
         } catch {
             // Not `catch … where`: with a typed-throws `do`, Swift 6.3.1 crashes compiling that form.
@@ -80,10 +84,11 @@ enum SQLiteObjectRows {
     static func update(_ connection: SQLiteConnection, _ table: SQLiteTableName, _ object: StoredObject) throws
         -> Bool
     {
+        let sql = connection.classSQL.text(.update, for: table) {
+            "UPDATE \($0) SET createdAt = ?, updatedAt = ?, acl = ?, data = ? WHERE objectId = ?"
+        }
         do {
-            try connection.run(
-                "UPDATE \(table.quoted) SET createdAt = ?, updatedAt = ?, acl = ?, data = ? WHERE objectId = ?",
-                columns(object) + [.text(object.objectId)])
+            try connection.run(sql, columns(object) + [.text(object.objectId)])
         } catch {
             throw uniqueIndexError(error)
         }
@@ -94,18 +99,18 @@ enum SQLiteObjectRows {
     static func delete(_ connection: SQLiteConnection, _ table: SQLiteTableName, objectId: String) throws
         -> StoredObject?
     {
-        try connection.firstRow(
-            "DELETE FROM \(table.quoted) WHERE objectId = ? RETURNING createdAt, updatedAt, acl, data",
-            [.text(objectId)]
-        ) { row in
+        let sql = connection.classSQL.text(.delete, for: table) {
+            "DELETE FROM \($0) WHERE objectId = ? RETURNING createdAt, updatedAt, acl, data"
+        }
+        return try connection.firstRow(sql, [.text(objectId)]) { row in
             try decode(row, className: table.name, objectId: objectId)
         }
     }
 
-    private static func columns(_ object: StoredObject, dataText: String? = nil) -> [SQLiteValue] {
+    private static func columns(_ object: StoredObject) -> [SQLiteValue] {
         [
-            .integer(object.createdAt), .integer(object.updatedAt), SQLiteValue(object.acl?.jsonString),
-            .text(dataText ?? JSONValue.object(object.fields).jsonString),
+            .integer(object.createdAt), .integer(object.updatedAt), object.acl.map { .utf8($0.jsonBytes) } ?? .null,
+            .utf8(JSONValue.object(object.fields).jsonBytes),
         ]
     }
 

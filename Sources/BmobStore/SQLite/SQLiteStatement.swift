@@ -41,18 +41,22 @@ final class SQLiteStatement {
             case .real(let real):
                 code = sqlite3_bind_double(handle, index, real)
             case .text(var text):
-                if text.utf8.count > Self.largeValueBytes { holdsLargeValue = true }
-                code = text.withUTF8 { bytes in
-                    // An empty buffer may have no base address, and a NULL pointer would bind SQL NULL.
-                    guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                        return CSQLite_bind_text(handle, index, "", 0)
-                    }
-                    return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
-                        CSQLite_bind_text(handle, index, chars, Int32(bytes.count))
-                    }
-                }
+                code = text.withUTF8 { bindText($0, at: index) }
+            case .utf8(let bytes):
+                code = bytes.withUnsafeBufferPointer { bindText($0, at: index) }
             }
             guard code == SQLITE_OK else { throw failure(code) }
+        }
+    }
+
+    private func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+        if bytes.count > Self.largeValueBytes { holdsLargeValue = true }
+        // An empty buffer may have no base address, and a NULL pointer would bind SQL NULL.
+        guard let base = bytes.baseAddress, !bytes.isEmpty else {
+            return CSQLite_bind_text(handle, index, "", 0)
+        }
+        return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { chars in
+            CSQLite_bind_text(handle, index, chars, Int32(bytes.count))
         }
     }
 

@@ -8,6 +8,9 @@ package enum SQLiteValue: Sendable, Hashable {
     case real(Double)
     /// UTF-8 text.
     case text(String)
+    /// UTF-8 text the store encoded itself (JSON documents), bound from its bytes: making a `String` of them
+    /// first would check the UTF-8 again. Reads never produce it.
+    case utf8([UInt8])
 
     /// `.text` for a string, `.null` for `nil`.
     package init(_ text: String?) {

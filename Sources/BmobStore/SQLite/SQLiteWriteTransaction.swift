@@ -44,9 +44,10 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     }
 
     func schema(className: String) throws -> [String: FieldSchema] {
-        _ = try tableName(className)
         checkActive()
-        return catalog.fields(of: className)
+        if let fields = catalog.classes[className] { return fields }
+        _ = try SQLiteTableName(className: className)  // an unknown class's name is still checked
+        return [:]
     }
 
     func lastJournalSeq() throws -> Int64 {
@@ -55,15 +56,21 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     }
 
     func insert(_ object: StoredObject) throws {
-        let table = try tableName(object.className)
         checkActive()
-        try createClassIfNeeded(table)
+        // One catalog lookup for both questions: is the name valid, and does its table exist yet.
+        let table: SQLiteTableName
+        if catalog.contains(object.className) {
+            table = .cataloged(object.className)
+        } else {
+            table = try SQLiteTableName(className: object.className)
+            try createClassIfNeeded(table)
+        }
         // Encode the fields once: the data column and the journal's `after` share the text.
-        let fieldsText = JSONValue.object(object.fields).jsonString
-        try SQLiteObjectRows.insert(connection, table, object, dataText: fieldsText)
+        let fieldsJSON = JSONValue.object(object.fields).jsonBytes
+        try SQLiteObjectRows.insert(connection, table, object, dataJSON: fieldsJSON)
         try SQLiteJournalRows.append(
-            connection, className: object.className, objectId: object.objectId, op: .create, beforeText: nil,
-            afterText: object.jsonText(fieldsText: fieldsText), caller: caller, time: time)
+            connection, className: object.className, objectId: object.objectId, op: .create, beforeJSON: nil,
+            afterJSON: object.jsonBytes(fieldsJSON: fieldsJSON), caller: caller, time: time)
         journalHead = connection.lastInsertRowID
     }
 

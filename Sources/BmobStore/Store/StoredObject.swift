@@ -44,12 +44,11 @@ package struct StoredObject: Sendable, Equatable {
         return .object(members)
     }
 
-    /// The text of ``json``, built around `fieldsText` (the JSON text of ``fields``, already encoded for the
-    /// data column) so an insert encodes the fields once. Key order differs from ``json``'s encoding, which
-    /// JSON readers ignore.
-    package func jsonText(fieldsText: String) -> String {
-        let fields = fieldsText.utf8
-        guard fields.count >= 2, fields.last == UInt8(ascii: "}") else { return json.jsonString }
+    /// The JSON text of ``json`` as UTF-8 bytes, built around `fieldsJSON` (the JSON text of ``fields``,
+    /// already encoded for the data column) so an insert encodes the fields once. Key order differs from
+    /// ``json``'s encoding, which JSON readers ignore.
+    package func jsonBytes(fieldsJSON fields: [UInt8]) -> [UInt8] {
+        guard fields.count >= 2, fields.last == UInt8(ascii: "}") else { return json.jsonBytes }
         // Built as bytes: appending to a `String` and removing its last `Character` cost more than the rest.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(fields.count + 96)
@@ -61,13 +60,13 @@ package struct StoredObject: Sendable, Equatable {
             bytes.append(UInt8(ascii: ","))
         }
         bytes.append(contentsOf: #""createdAt":"#.utf8)
-        bytes.append(contentsOf: String(createdAt).utf8)
+        ASCIIDecimal.append(createdAt, to: &bytes)
         bytes.append(contentsOf: #","objectId":"#.utf8)
         JSONValue.appendString(objectId, to: &bytes)
         bytes.append(contentsOf: #","updatedAt":"#.utf8)
-        bytes.append(contentsOf: String(updatedAt).utf8)
+        ASCIIDecimal.append(updatedAt, to: &bytes)
         bytes.append(UInt8(ascii: "}"))
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     /// Reads back a document made by ``json`` (a journal `before`/`after`), for revert and restore.

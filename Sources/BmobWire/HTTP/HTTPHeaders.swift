@@ -24,10 +24,13 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
 
     /// The first value of the field `name`, or `nil`.
     package subscript(name: String) -> String? {
-        for field in fields where Self.namesEqual(field.name, name) {
-            return field.value
+        // By index, comparing in place: `for field in fields` copied (retained) every field it passed.
+        fields.withUnsafeBufferPointer { fields in
+            for index in fields.indices where Self.namesEqual(fields[index].name, name) {
+                return fields[index].value
+            }
+            return nil
         }
-        return nil
     }
 
     /// Every value of the field `name`, in order.
@@ -63,6 +66,14 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
         return false
     }
 
+    /// ASCII case-insensitive equality of two strings; the lengths and an exact match are checked before any
+    /// byte loop (names mostly differ in length, and clients mostly send the canonical spelling).
+    @inline(__always)
+    package static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        return lhs == rhs || caseInsensitiveEqual(lhs, rhs)
+    }
+
     /// ASCII case-insensitive equality without allocating.
     package static func namesEqual(_ lhs: some StringProtocol, _ rhs: some StringProtocol) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
@@ -81,6 +92,10 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictiona
             guard lowercased(a) == lowercased(b) else { return false }
         }
         return true
+    }
+
+    private static func caseInsensitiveEqual(_ lhs: String, _ rhs: String) -> Bool {
+        namesEqual(Substring(lhs), Substring(rhs))
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

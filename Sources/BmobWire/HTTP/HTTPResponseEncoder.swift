@@ -38,7 +38,10 @@ package enum HTTPResponseEncoder {
         }
         let statusHasBody = head.status.code >= 200 && head.status.code != 204 && head.status.code != 304
         if statusHasBody {
-            appendField("Content-Length", String(body.count), to: &output)
+            output.append(contentsOf: contentLengthPrefix)
+            ASCIIDecimal.append(body.count, to: &output)
+            output.append(0x0D)
+            output.append(0x0A)
         }
         if !keepAlive {
             appendField("Connection", "close", to: &output)
@@ -56,6 +59,8 @@ package enum HTTPResponseEncoder {
     private static let okStatusLine: [UInt8] = Array("HTTP/1.1 200 OK\r\n".utf8)
     /// Every create answers 201: its line is made once too.
     private static let createdStatusLine: [UInt8] = Array("HTTP/1.1 201 Created\r\n".utf8)
+
+    private static let contentLengthPrefix: [UInt8] = Array("Content-Length: ".utf8)
 
     /// Fields the encoder writes itself.
     private static func isFramingField(_ name: String) -> Bool {

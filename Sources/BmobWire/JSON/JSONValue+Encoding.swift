@@ -23,7 +23,7 @@ extension JSONValue {
         case .bool(let value):
             bytes.append(contentsOf: (value ? "true" : "false").utf8)
         case .int(let value):
-            bytes.append(contentsOf: String(value).utf8)
+            ASCIIDecimal.append(value, to: &bytes)
         case .double(let value):
             Self.appendDouble(value, to: &bytes)
         case .string(let value):
@@ -56,7 +56,7 @@ extension JSONValue {
             return
         }
         if value == value.rounded(), abs(value) < 9.007_199_254_740_992e15 {
-            bytes.append(contentsOf: String(Int64(value)).utf8)
+            ASCIIDecimal.append(Int64(value), to: &bytes)
         } else {
             bytes.append(contentsOf: value.description.utf8)
         }

@@ -48,21 +48,30 @@ package enum ObjectRoutes {
 
     /// The `Location` of a created object: the request's own host, so it works behind any domain.
     private static func location(_ request: BmobRequest, className: String, objectId: String) -> String {
-        // Appended piece by piece into one reserved string: interpolations made a string per piece.
-        var location = ""
-        location.reserveCapacity(64 + className.utf8.count)
+        let base: String
         if let publicURL = request.server.configuration.publicURL {
-            location += publicURL
+            base = publicURL
         } else if let host = request.http.headers["Host"] {
-            location += "http://"
-            location += host
+            return joined(["http://", host, "/1/classes/", className, "/", objectId])
         } else {
-            location += "http://\(request.server.configuration.host):\(request.server.configuration.port)"
+            base = "http://\(request.server.configuration.host):\(request.server.configuration.port)"
         }
-        location += "/1/classes/"
-        location += className
-        location += "/"
-        location += objectId
-        return location
+        return joined([base, "/1/classes/", className, "/", objectId])
+    }
+
+    /// The pieces in one string, copied into one allocation: `+=` grew the string piece by piece, about
+    /// 400 instructions per piece.
+    private static func joined(_ pieces: [String]) -> String {
+        let total = pieces.reduce(0) { $0 + $1.utf8.count }
+        return String(unsafeUninitializedCapacity: total) { buffer in
+            var offset = 0
+            for var piece in pieces {
+                piece.withUTF8 { bytes in
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(fromContentsOf: bytes)
+                    offset += bytes.count
+                }
+            }
+            return offset
+        }
     }
 }

@@ -5,7 +5,8 @@ package import BmobWire
 package struct ObjectMutation {
     /// The object's fields after the body.
     package var fields: [String: JSONValue]
-    /// Types to record in the schema registry for the fields this body wrote.
+    /// Types to record in the schema registry for the fields this body wrote, where the known schema does
+    /// not hold that type already (empty for most writes, so recording them costs nothing).
     package var schema: [String: FieldSchema] = [:]
     /// The new ACL when the body set one; `.some(nil)` when it was deleted.
     package var acl: JSONValue??
@@ -27,7 +28,6 @@ package struct ObjectMutation {
             self.fields = fields
             self.fields.reserveCapacity(fields.count + body.count)
         }
-        schema = Dictionary(minimumCapacity: body.count)
         for (key, value) in body.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "objectId", "createdAt", "updatedAt":
@@ -57,8 +57,9 @@ package struct ObjectMutation {
         switch operation {
         case .addRelation(let targets), .removeRelation(let targets):
             let schema = FieldSchema(type: .relation, targetClass: targets[0].className)
-            try Self.check(field, known: knownSchema[field], wanted: schema)
-            self.schema[field] = schema
+            let known = knownSchema[field]
+            try Self.check(field, known: known, wanted: schema)
+            if known != schema { self.schema[field] = schema }
             fields[field] = ["__type": "Relation", "className": .string(targets[0].className)]
             if case .addRelation = operation {
                 relationsAdded[field, default: []] += targets
@@ -66,11 +67,12 @@ package struct ObjectMutation {
                 relationsRemoved[field, default: []] += targets
             }
         default:
-            let updated = try Self.result(of: operation, on: current, field: field, known: knownSchema[field])
+            let known = knownSchema[field]
+            let updated = try Self.result(of: operation, on: current, field: field, known: known)
             if let updated {
                 let (normalized, schema) = try FieldValues.normalize(updated, field: field)
                 fields[field] = normalized
-                if let schema { self.schema[field] = schema }
+                if let schema, schema != known { self.schema[field] = schema }
             } else {
                 fields[field] = nil
             }
@@ -99,7 +101,7 @@ package struct ObjectMutation {
         }
         let (normalized, _) = try FieldValues.normalize(updated ?? .object([:]), field: top)
         fields[top] = normalized
-        schema[top] = FieldSchema(type: container)
+        if knownSchema[top]?.type != container { schema[top] = FieldSchema(type: container) }
     }
 
     /// The value an operator leaves, `nil` for deleted.
