@@ -27,6 +27,34 @@ struct SQLiteStoreObjectTests {
         }
     }
 
+    @Test("writes that alternate between classes reach each class's own table")
+    func alternatingClassesKeepTheirTables() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            // Each kind of class-table statement keeps the text it built last; switching classes must rebuild it.
+            for index in 0..<3 {
+                for className in ["Post", "Comment", "Post2"] {
+                    let object = StoredObject(
+                        className: className, objectId: "\(className.lowercased())\(index)", createdAt: 1, updatedAt: 1,
+                        fields: ["n": .int(Int64(index))])
+                    try await store.write(caller: nil) { try $0.insert(object) }
+                }
+            }
+            for className in ["Post", "Comment", "Post2"] {
+                #expect(try await store.read { try $0.count(className: className) } == 3)
+                let fetched = try await store.read { try $0.fetch(className: className, objectId: "\(className.lowercased())1") }
+                #expect(fetched?.className == className && fetched?.fields["n"] == .int(1))
+                let foreign = try await store.read { try $0.fetch(className: className, objectId: "post1") }
+                #expect((foreign != nil) == (className == "Post"))
+            }
+            let moved = StoredObject(className: "Comment", objectId: "comment2", createdAt: 1, updatedAt: 5, fields: ["n": .int(7)])
+            try await store.write(caller: nil) { [moved] in try $0.update(moved) }
+            _ = try await store.write(caller: nil) { try $0.delete(className: "Post", objectId: "post2") }
+            #expect(try await store.read { try $0.fetch(className: "Comment", objectId: "comment2") } == moved)
+            #expect(try await store.read { try $0.count(className: "Post") } == 2)
+            #expect(try await store.read { try $0.count(className: "Comment") } == 3)
+        }
+    }
+
     @Test func readsOfUnknownClassesFindNothing() async throws {
         try await TemporaryDatabase.withStore { store, _ async throws in
             #expect(try await store.read { try $0.fetch(className: "Nothing", objectId: "x") } == nil)

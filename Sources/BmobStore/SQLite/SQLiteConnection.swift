@@ -17,7 +17,7 @@ final class SQLiteConnection {
     private var handle: OpaquePointer?
     private let owner: pthread_t
     /// Above 256 cached statements the cache is emptied; it only fills with per-class statements.
-    private var statements = SQLiteStatementCache(limit: 256)
+    private var statements = SQLiteStatementCache<SQLiteStatement>(limit: 256)
     /// The class-table SQL texts built last (``SQLiteObjectRows``).
     var classSQL = SQLiteClassSQL()
 

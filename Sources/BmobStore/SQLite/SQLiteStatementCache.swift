@@ -1,4 +1,4 @@
-/// Prepared statements by SQL text: an open-addressing table with a cheap hash.
+/// Prepared statements (or any value) by SQL text: an open-addressing table with a cheap hash.
 ///
 /// The writer looks a statement up four or five times per create. A `Dictionary` keyed by the text hashed
 /// it with SipHash on every lookup, about 700 instructions each in create's profile; this table hashes the
@@ -6,19 +6,19 @@
 /// and the middle) with a multiply-xor mix, and compares the whole text on a hit, so two statements never
 /// share an entry. Linear probing, at most half full; when full, it empties (it only fills up with per-class
 /// statements, which are prepared again on their next use).
-struct SQLiteStatementCache {
+package struct SQLiteStatementCache<Statement> {
     private struct Entry {
         let hash: UInt64
         let sql: String
-        let statement: SQLiteStatement
+        let statement: Statement
     }
 
     /// Most statements kept; the table has twice as many slots.
-    let limit: Int
+    package let limit: Int
     private var slots: [Entry?]
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init(limit: Int) {
+    package init(limit: Int) {
         precondition(limit > 0)
         self.limit = limit
         var capacity = 1
@@ -27,7 +27,7 @@ struct SQLiteStatementCache {
     }
 
     /// The statement prepared for `sql`, if cached.
-    func statement(for sql: String) -> SQLiteStatement? {
+    package func statement(for sql: String) -> Statement? {
         let hash = Self.hash(sql)
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: hash) & mask
@@ -39,7 +39,7 @@ struct SQLiteStatementCache {
     }
 
     /// Caches `statement` for `sql` (not already cached); empties the table first when it holds `limit`.
-    mutating func insert(_ statement: SQLiteStatement, for sql: String) {
+    package mutating func insert(_ statement: Statement, for sql: String) {
         if count >= limit { removeAll() }
         let hash = Self.hash(sql)
         let mask = slots.count - 1
@@ -50,13 +50,13 @@ struct SQLiteStatementCache {
     }
 
     /// Drops every statement (each finalizes when its last user lets go).
-    mutating func removeAll() {
+    package mutating func removeAll() {
         for index in slots.indices { slots[index] = nil }
         count = 0
     }
 
     /// Length, the last 16 bytes and the 16 bytes before the middle, mixed.
-    static func hash(_ sql: String) -> UInt64 {
+    package static func hash(_ sql: String) -> UInt64 {
         var sql = sql
         return sql.withUTF8 { bytes in
             let raw = UnsafeRawBufferPointer(bytes)

@@ -21,7 +21,13 @@ package enum BmobName {
     }
 
     private static func isIdentifier(_ name: String) -> Bool {
-        let bytes = name.utf8
+        // Over contiguous bytes when the string has them (native strings do): stepping `String.UTF8View`
+        // costs several times more per byte, and every write checks its class and field names.
+        if let result = name.utf8.withContiguousStorageIfAvailable({ isIdentifier(bytes: $0) }) { return result }
+        return isIdentifier(bytes: name.utf8)
+    }
+
+    private static func isIdentifier(bytes: some Collection<UInt8>) -> Bool {
         guard let first = bytes.first, bytes.count <= maximumLength, isLetter(first) else { return false }
         return bytes.allSatisfy { isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_") }
     }
