@@ -26,9 +26,14 @@ package struct HTTPResponse: Sendable {
         return HTTPResponse(status: status, headers: headers, body: value.jsonBytes)
     }
 
-    /// A response whose body is JSON text already encoded.
-    package static func json(bytes: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: bytes)
+    /// A response whose body is JSON text already encoded, with any `extraHeaders` after its content type
+    /// (made in one array, not grown by a later `add`).
+    package static func json(bytes: [UInt8], status: HTTPStatus = .ok, extraHeaders: [HTTPField] = []) -> HTTPResponse {
+        var fields: [HTTPField] = []
+        fields.reserveCapacity(1 + extraHeaders.count)
+        fields.append(HTTPField(name: "Content-Type", value: "application/json; charset=utf-8"))
+        fields.append(contentsOf: extraHeaders)
+        return HTTPResponse(status: status, headers: HTTPHeaders(fields), body: bytes)
     }
 
     /// A plain-text response.

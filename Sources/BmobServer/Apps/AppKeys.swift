@@ -28,13 +28,18 @@ package enum AppKeys {
 
     /// Compares two secrets in time that depends only on their lengths, not on where they differ.
     package static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-        let left = Array(lhs.utf8)
-        let right = Array(rhs.utf8)
-        guard left.count == right.count else { return false }
-        var difference: UInt8 = 0
-        for index in left.indices {
-            difference |= left[index] ^ right[index]
+        // Over the strings' own bytes: copying both into arrays cost two allocations per request.
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                guard left.count == right.count else { return false }
+                var difference: UInt8 = 0
+                for index in left.indices {
+                    difference |= left[index] ^ right[index]
+                }
+                return difference == 0
+            }
         }
-        return difference == 0
     }
 }

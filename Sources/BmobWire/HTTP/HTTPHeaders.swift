@@ -2,7 +2,8 @@
 package struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     package typealias Element = HTTPField
 
-    private var fields: [HTTPField]
+    /// The fields in arrival order.
+    package private(set) var fields: [HTTPField]
 
     package init() {
         fields = []

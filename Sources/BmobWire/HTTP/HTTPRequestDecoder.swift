@@ -56,6 +56,8 @@ package struct HTTPRequestDecoder: Sendable {
     private var bodyLimit: Int
     private var bodyReceived = 0
     private var trailerBytes = 0
+    /// The previous request's header lines and fields (see ``HeadTemplate``).
+    private var template = HeadTemplate()
 
     package init(limits: Limits = Limits()) {
         self.limits = limits
@@ -201,13 +203,16 @@ package struct HTTPRequestDecoder: Sendable {
         }
         if headEnd - start > limits.maxHeaderBytes { return failOversizedHead() }
         let result = parseHead(start..<headEnd)
+        if case .success(let parsed) = result {
+            template.record(lines: buffer[parsed.fieldsStart..<headEnd], fields: parsed.head.headers.fields)
+        }
         start = headEnd
         scanned = 0
         switch result {
         case .failure(let error):
             state = .failed(error)
             return .failure(error)
-        case .success(let head):
+        case .success(let (head, _)):
             bodyLimit = limits.maxBodyBytes
             bodyReceived = 0
             if head.isChunked {
@@ -245,12 +250,18 @@ package struct HTTPRequestDecoder: Sendable {
         return nil
     }
 
-    private func parseHead(_ range: Range<Int>) -> Result<HTTPRequestHead, HTTPDecodeError> {
-        buffer.withUnsafeBufferPointer { parseHead(in: $0, range) }
+    private func parseHead(_ range: Range<Int>) -> Result<(head: HTTPRequestHead, fieldsStart: Int), HTTPDecodeError> {
+        buffer.withUnsafeBufferPointer { bytes in
+            template.lines.withUnsafeBufferPointer { templateLines in
+                parseHead(in: bytes, range, templateLines: templateLines)
+            }
+        }
     }
 
     /// Parses the head over raw bytes: the hot path of every request, so no array bounds or uniqueness checks.
-    private func parseHead(in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Result<HTTPRequestHead, HTTPDecodeError> {
+    private func parseHead(
+        in bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, templateLines: UnsafeBufferPointer<UInt8>
+    ) -> Result<(head: HTTPRequestHead, fieldsStart: Int), HTTPDecodeError> {
         guard let requestEnd = Self.findLineEnd(in: bytes, from: range.lowerBound, limit: range.count),
             requestEnd.contentEnd > range.lowerBound
         else {
@@ -264,10 +275,20 @@ package struct HTTPRequestDecoder: Sendable {
         var fields: [HTTPField] = []
         fields.reserveCapacity(8)
         var lineStart = requestEnd.next
+        var templateOffset = 0
         while lineStart < range.upperBound, let end = Self.findLineEnd(in: bytes, from: lineStart, limit: range.upperBound - lineStart) {
             if end.contentEnd == lineStart { break }  // the empty line ending the head
             guard fields.count < limits.maxHeaderCount else {
                 return .failure(HTTPDecodeError(.requestHeaderFieldsTooLarge, "more than \(limits.maxHeaderCount) header fields"))
+            }
+            // A line the same as the previous request's line at this position (terminator included) is the
+            // same field: take it whole.
+            if fields.count < template.fields.count,
+                HeadTemplate.sameLine(templateLines, at: &templateOffset, as: bytes, lineStart..<end.next)
+            {
+                fields.append(template.fields[fields.count])
+                lineStart = end.next
+                continue
             }
             switch Self.parseField(bytes, lineStart..<end.contentEnd) {
             case .success(let field): fields.append(field)
@@ -276,7 +297,8 @@ package struct HTTPRequestDecoder: Sendable {
             lineStart = end.next
         }
         head.headers = HTTPHeaders(fields)
-        return decideFraming(&head).map { head }
+        let fieldsStart = requestEnd.next
+        return decideFraming(&head).map { (head, fieldsStart) }
     }
 
     private static func parseRequestLine(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> Result<HTTPRequestHead, HTTPDecodeError> {
@@ -386,16 +408,30 @@ package struct HTTPRequestDecoder: Sendable {
     /// RFC 9112 §6: Transfer-Encoding wins over Content-Length, but a request carrying both is rejected
     /// outright, since the two framings disagreeing is how request smuggling starts.
     private func decideFraming(_ head: inout HTTPRequestHead) -> Result<Void, HTTPDecodeError> {
-        // One pass over the fields; most requests carry neither header, so nothing is allocated for them.
-        var transferEncodings: [String] = []
-        var contentLengths: [String] = []
+        // One pass over the fields; the usual request (no Transfer-Encoding, at most one plain Content-Length)
+        // is settled without collecting anything.
+        var contentLengthCount = 0
+        var firstContentLength: String?
+        var hasTransferEncoding = false
         for field in head.headers {
             switch field.name.utf8.count {
-            case 14 where HTTPHeaders.namesEqual(field.name, "Content-Length"): contentLengths.append(field.value)
-            case 17 where HTTPHeaders.namesEqual(field.name, "Transfer-Encoding"): transferEncodings.append(field.value)
+            case 14 where HTTPHeaders.namesEqual(field.name, "Content-Length"):
+                contentLengthCount += 1
+                if firstContentLength == nil { firstContentLength = field.value }
+            case 17 where HTTPHeaders.namesEqual(field.name, "Transfer-Encoding"):
+                hasTransferEncoding = true
             default: break
             }
         }
+        if !hasTransferEncoding {
+            if contentLengthCount == 0 { return .success(()) }
+            if contentLengthCount == 1, let first = firstContentLength, let plain = Self.plainDecimal(first) {
+                head.contentLength = plain
+                return .success(())
+            }
+        }
+        let transferEncodings = head.headers.values(for: "Transfer-Encoding")
+        let contentLengths = head.headers.values(for: "Content-Length")
         if !transferEncodings.isEmpty {
             guard contentLengths.isEmpty else {
                 return .failure(HTTPDecodeError(.badRequest, "both Content-Length and Transfer-Encoding"))
@@ -416,11 +452,6 @@ package struct HTTPRequestDecoder: Sendable {
                 return .failure(HTTPDecodeError(.notImplemented, "unsupported transfer coding"))
             }
             head.isChunked = true
-            return .success(())
-        }
-        // The usual case, one plain decimal value, read without splitting or trimming.
-        if contentLengths.count == 1, let plain = Self.plainDecimal(contentLengths[0]) {
-            head.contentLength = plain
             return .success(())
         }
         var length: Int?

@@ -17,8 +17,9 @@ package enum ObjectRoutes {
             body.append(contentsOf: #","objectId":"#.utf8)
             JSONValue.appendString(object.objectId, to: &body)
             body.append(UInt8(ascii: "}"))
-            var response = HTTPResponse.json(bytes: body, status: .created)
-            response.headers.add(name: "Location", value: location(request, className: className, objectId: object.objectId))
+            let response = HTTPResponse.json(
+                bytes: body, status: .created,
+                extraHeaders: [HTTPField(name: "Location", value: location(request, className: className, objectId: object.objectId))])
             return response
         }
         router.app(.get, "/1/classes/:className/:objectId") { request, context in
