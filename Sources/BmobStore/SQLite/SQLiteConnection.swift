@@ -84,8 +84,18 @@ final class SQLiteConnection {
         SQLiteInterruptHandle(checkedHandle())
     }
 
+    /// Grows whenever a statement may have changed the database: rows inserted, updated or deleted
+    /// (`sqlite3_total_changes64`), or any ``execute(_:)`` (DDL). Equal before and after some work means
+    /// the work left the database as it was, so it has nothing to roll back.
+    var changeMark: Int64 {
+        sqlite3_total_changes64(checkedHandle()) &+ executedCount
+    }
+
+    private var executedCount: Int64 = 0
+
     /// Runs SQL text that takes no parameters (DDL, pragmas, transaction control), uncached.
     func execute(_ sql: String) throws(StoreError) {
+        executedCount &+= 1
         let handle = checkedHandle()
         let code = sqlite3_exec(handle, sql, nil, nil, nil)
         guard code == SQLITE_OK else { throw Self.error(code: code, handle: handle, sql: sql) }

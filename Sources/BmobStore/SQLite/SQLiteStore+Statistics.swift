@@ -10,6 +10,9 @@ extension SQLiteStore {
         package var failedWrites = 0
         /// Transactions committed (one per group).
         package var transactions = 0
+        /// Transactions rolled back because a write without a savepoint failed after changing the database;
+        /// their other writes ran again.
+        package var rerunGroups = 0
 
         package init() {}
     }

@@ -64,25 +64,36 @@ package final class SQLiteStore: Store {
 
     /// Runs `body` in a write transaction on the writer thread; returns after COMMIT.
     ///
-    /// Writes queued while the writer is busy share one transaction (group commit), each in its own
-    /// savepoint, so one write's failure does not touch the others.
+    /// Runs `body` once in a write transaction on the writer thread; returns after COMMIT.
     package func write<T: Sendable>(
         caller: String?,
+        _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> T
+    ) async throws -> T {
+        try await write(caller: caller, rerunnable: false, body)
+    }
+
+    /// Writes queued while the writer is busy share one transaction (group commit), so one write's failure
+    /// must not touch the others: each runs in its own savepoint, except rerunnable ones, which the writer
+    /// runs again after rolling the group back instead (see ``SQLiteWriter``).
+    package func write<T: Sendable>(
+        caller: String?,
+        rerunnable: Bool,
         _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> T
     ) async throws -> T {
         // Callers reach this through `any Store`, so it is never specialized: typed as `T`, the continuation made
         // Swift look up `CheckedContinuation<T, any Error>`'s metadata at run time eight times per write.
         // Carried as `any Sendable`, it needs no lookup; the value is the `T` the body returned.
-        let value = try await writeErased(caller: caller) { transaction in try body(transaction) }
+        let value = try await writeErased(caller: caller, rerunnable: rerunnable) { transaction in try body(transaction) }
         return value as! T
     }
 
     private func writeErased(
         caller: String?,
+        rerunnable: Bool,
         _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> any Sendable
     ) async throws -> any Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
-            let job = SQLiteWriteJob(caller: caller, body: body, continuation: continuation)
+            let job = SQLiteWriteJob(caller: caller, rerunnable: rerunnable, body: body, continuation: continuation)
             let accepted = gate.withLock {
                 guard !closing else { return false }
                 writer.enqueue(job)

@@ -3,25 +3,30 @@
 ///
 /// A class rather than a struct of closures: queuing a write costs one allocation instead of one per closure.
 final class SQLiteWriteJob: @unchecked Sendable {
-    // Invariant: `caller`, `body` and `continuation` are constants; `result` is written by `perform` and read by
-    // `resume`, both on the writer thread and in that order.
+    // Invariant: `caller`, `rerunnable`, `body` and `continuation` are constants; `result` is written by
+    // `perform` and read by `resume`, both on the writer thread and in that order.
     /// Who makes the change, for the journal.
     let caller: String?
+    /// The body may be rolled back and run again (``Store/write(caller:rerunnable:_:)``).
+    let rerunnable: Bool
     private let body: @Sendable (any StoreWriteTransaction) throws -> any Sendable
     private let continuation: CheckedContinuation<any Sendable, any Error>
     private var result: any Sendable = ()
 
     init(
         caller: String?,
+        rerunnable: Bool,
         body: @escaping @Sendable (any StoreWriteTransaction) throws -> any Sendable,
         continuation: CheckedContinuation<any Sendable, any Error>
     ) {
         self.caller = caller
+        self.rerunnable = rerunnable
         self.body = body
         self.continuation = continuation
     }
 
-    /// Runs the caller's body in `transaction`; the result waits for the group's COMMIT.
+    /// Runs the caller's body in `transaction`; the result waits for the group's COMMIT. A rerunnable body
+    /// may run again in a later transaction; its last result is the one returned.
     func perform(_ transaction: SQLiteWriteTransaction) throws {
         result = try body(transaction)
     }

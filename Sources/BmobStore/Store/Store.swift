@@ -7,6 +7,7 @@
 /// ## Topics
 /// ### Transactions
 /// - ``write(caller:_:)``
+/// - ``write(caller:rerunnable:_:)``
 /// - ``read(_:)``
 /// ### Journal
 /// - ``journal(after:limit:)``
@@ -23,11 +24,32 @@ package protocol Store: Sendable {
     ///
     /// - Parameters:
     ///   - caller: Who makes the change, recorded in each journal row.
+    ///   - body: The work; it runs on the writer, not on the calling task, once.
+    /// - Returns: What `body` returned.
+    /// - Throws: What `body` threw, or a ``StoreError`` (``StoreError/Code/closed`` after ``close()``).
+    func write<T: Sendable>(
+        caller: String?,
+        _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> T
+    ) async throws -> T
+
+    /// Runs `body` in one write transaction and returns once it has committed, as ``write(caller:_:)``
+    /// does; a `rerunnable` body may run more than once.
+    ///
+    /// Both forms are requirements: a protocol-extension `write(caller:_:)` forwarding to this one crashed at
+    /// run time (Swift 6.3.1: a throwing body, reached through `any Store` from another module).
+    ///
+    /// - Parameters:
+    ///   - caller: Who makes the change, recorded in each journal row.
+    ///   - rerunnable: `body` has no effect outside the transaction it is given: its only effects are calls on
+    ///     that transaction, and what it returns depends only on what it reads there. The store may then roll
+    ///     back its work and run it again (for instance when a write sharing its transaction fails), and may
+    ///     skip the per-write savepoint such bodies do not need. Only the last run's result is returned.
     ///   - body: The work; it runs on the writer, not on the calling task.
     /// - Returns: What `body` returned.
     /// - Throws: What `body` threw, or a ``StoreError`` (``StoreError/Code/closed`` after ``close()``).
     func write<T: Sendable>(
         caller: String?,
+        rerunnable: Bool,
         _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> T
     ) async throws -> T
 

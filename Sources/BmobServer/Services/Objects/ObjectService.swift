@@ -42,7 +42,7 @@ package struct ObjectService: Sendable {
         let now = clock.nowMilliseconds()
         let ids = self.ids
         return try await Self.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.callerDescription, rerunnable: true) { transaction in
                 try ClassPermissions.check(.create, className: className, scope: scope, transaction: transaction)
                 return try Self.insert(className: className, body: body, now: now, ids: ids, scope: scope, transaction: transaction)
             }
@@ -86,7 +86,7 @@ package struct ObjectService: Sendable {
         let scope = try await access.scope(context)
         let now = clock.nowMilliseconds()
         return try await Self.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.callerDescription, rerunnable: true) { transaction in
                 try ClassPermissions.check(.update, className: className, scope: scope, transaction: transaction)
                 return try Self.update(
                     className: className, objectId: objectId, body: body, now: now, scope: scope, transaction: transaction)
@@ -123,7 +123,7 @@ package struct ObjectService: Sendable {
         try Self.validateWritable(className)
         let scope = try await access.scope(context)
         try await Self.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.callerDescription, rerunnable: true) { transaction in
                 try ClassPermissions.check(.delete, className: className, scope: scope, transaction: transaction)
                 try Self.checkWritable(className: className, objectId: objectId, scope: scope, transaction: transaction)
                 try transaction.delete(className: className, objectId: objectId)

@@ -1,0 +1,184 @@
+import BmobStore
+import BmobWire
+import Foundation
+import Synchronization
+import Testing
+
+/// Group commit without a savepoint per write: rerunnable writes run again when a write of their group fails
+/// after changing the database; writes that must not run twice never do.
+@Suite("SQLiteStore rerunnable writes")
+struct SQLiteStoreRerunTests {
+    /// What one queued write does in its body.
+    enum Step: Sendable {
+        /// Inserts its post.
+        case insert
+        /// Inserts its post, then throws.
+        case insertThenFail
+        /// Throws before touching the database.
+        case failFirst
+    }
+
+    /// How many times each write's body ran, by post id.
+    final class Runs: Sendable {
+        private let counts = Mutex<[String: Int]>([:])
+        func record(_ id: String) { counts.withLock { $0[id, default: 0] += 1 } }
+        /// How many times each of `ids` ran, in order.
+        func counts(_ ids: String...) -> [Int] { counts.withLock { counts in ids.map { counts[$0] ?? 0 } } }
+    }
+
+    /// Holds the writer with a first write until every write of `plan` is queued, in order, so they share
+    /// one group; returns which writes succeeded, by post id.
+    static func runGroup(
+        _ store: SQLiteStore, _ plan: [(id: String, step: Step, rerunnable: Bool)], runs: Runs
+    ) async throws -> [String: Bool] {
+        let before = store.statistics.enqueuedWrites
+        let expected = before + 1 + plan.count
+        let started = RanFlag()
+        let blocker = Task {
+            try await store.write(caller: "blocker") { transaction in
+                started.set()
+                let deadline = Date().addingTimeInterval(20)
+                while store.statistics.enqueuedWrites < expected, Date() < deadline { usleep(1000) }
+                try transaction.insert(Fixtures.post("blocker"))
+            }
+        }
+        // The blocker runs alone: a write that must not run twice would give every later one of its group a savepoint.
+        while !started.value { await Task.yield() }
+        var tasks: [(String, Task<Bool, Never>)] = []
+        for (index, write) in plan.enumerated() {
+            let task = Task {
+                do {
+                    try await store.write(caller: write.id, rerunnable: write.rerunnable) { transaction in
+                        runs.record(write.id)
+                        if case .failFirst = write.step { throw Rollback() }
+                        try transaction.insert(Fixtures.post(write.id))
+                        if case .insertThenFail = write.step { throw Rollback() }
+                    }
+                    return true
+                } catch {
+                    return false
+                }
+            }
+            tasks.append((write.id, task))
+            // Queued one after another, so the group keeps the plan's order.
+            while store.statistics.enqueuedWrites < before + 2 + index { await Task.yield() }
+        }
+        try await blocker.value
+        var results: [String: Bool] = [:]
+        for (id, task) in tasks { results[id] = await task.value }
+        return results
+    }
+
+    /// The stored post ids and the journal's object ids, which must agree and have contiguous numbers.
+    static func stored(_ store: SQLiteStore) async throws -> Set<String> {
+        let entries = try await store.journal(after: 0, limit: 1000)
+        #expect(entries.map(\.seq) == Array(1...Int64(entries.count)))
+        let journaled = entries.compactMap(\.objectId)
+        #expect(Set(journaled).count == journaled.count, "no write journaled twice")
+        let count = try await store.read { try $0.count(className: "Post") }
+        #expect(count == journaled.count)
+        return Set(journaled)
+    }
+
+    @Test("a rerunnable write failing after it wrote rolls the group back; the others run again and commit once")
+    func failureAfterWritingRerunsTheOthers() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            let runs = Runs()
+            let results = try await Self.runGroup(
+                store,
+                [
+                    ("a", .insert, true), ("b", .insert, true), ("f1", .insertThenFail, true), ("f2", .insertThenFail, true),
+                    ("c", .insert, true),
+                ], runs: runs)
+            #expect(results == ["a": true, "b": true, "f1": false, "f2": false, "c": true])
+            #expect(try await Self.stored(store) == ["blocker", "a", "b", "c"])
+            // a and b ran before f1 failed, and again; the rerun gives each write a savepoint, so f2's failure
+            // is undone alone and nothing runs a third time.
+            #expect(runs.counts("a", "b", "f1", "f2", "c") == [2, 2, 1, 1, 1])
+            #expect(store.statistics.rerunGroups == 1)
+            #expect(store.statistics.failedWrites == 2)
+        }
+    }
+
+    @Test("a rerunnable write failing before it wrote undoes nothing and reruns nothing")
+    func failureBeforeWritingRerunsNothing() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            let runs = Runs()
+            let results = try await Self.runGroup(
+                store, [("a", .insert, true), ("v", .failFirst, true), ("c", .insert, true)], runs: runs)
+            #expect(results == ["a": true, "v": false, "c": true])
+            #expect(try await Self.stored(store) == ["blocker", "a", "c"])
+            #expect(runs.counts("a", "v", "c") == [1, 1, 1])
+            #expect(store.statistics.rerunGroups == 0)
+        }
+    }
+
+    @Test("after a write that must not run twice, later writes get savepoints and nothing runs again")
+    func onceOnlyWritesNeverRunTwice() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            let runs = Runs()
+            let results = try await Self.runGroup(
+                store,
+                [("a", .insert, true), ("once", .insert, false), ("f", .insertThenFail, true), ("c", .insert, true)],
+                runs: runs)
+            #expect(results == ["a": true, "once": true, "f": false, "c": true])
+            #expect(try await Self.stored(store) == ["blocker", "a", "once", "c"])
+            #expect(runs.counts("a", "once", "f", "c") == [1, 1, 1, 1])
+            #expect(store.statistics.rerunGroups == 0)
+        }
+    }
+
+    @Test("a write that must not run twice, failing after it wrote, is undone alone by its savepoint")
+    func onceOnlyFailureUsesItsSavepoint() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            let runs = Runs()
+            let results = try await Self.runGroup(
+                store, [("a", .insert, true), ("once", .insertThenFail, false), ("c", .insert, true)], runs: runs)
+            #expect(results == ["a": true, "once": false, "c": true])
+            #expect(try await Self.stored(store) == ["blocker", "a", "c"])
+            #expect(runs.counts("a", "once", "c") == [1, 1, 1])
+            #expect(store.statistics.rerunGroups == 0)
+        }
+    }
+
+    @Test("a rerun returns the last run's result and keeps the schema each write recorded")
+    func rerunKeepsResultsAndSchema() async throws {
+        try await TemporaryDatabase.withStore { store, _ async throws in
+            let counter = Mutex(0)
+            let before = store.statistics.enqueuedWrites
+            let started = RanFlag()
+            let blocker = Task {
+                try await store.write(caller: nil) { _ in
+                    started.set()
+                    let deadline = Date().addingTimeInterval(20)
+                    while store.statistics.enqueuedWrites < before + 3, Date() < deadline { usleep(1000) }
+                }
+            }
+            while !started.value { await Task.yield() }
+            let first = Task {
+                try await store.write(caller: nil, rerunnable: true) { transaction in
+                    try transaction.recordFields(className: "Post", fields: ["kept": .init(type: .string)])
+                    try transaction.insert(Fixtures.post("kept"))
+                    return counter.withLock { value in
+                        value += 1
+                        return value
+                    }
+                }
+            }
+            while store.statistics.enqueuedWrites < before + 2 { await Task.yield() }
+            let failing = Task {
+                try await store.write(caller: nil, rerunnable: true) { transaction in
+                    try transaction.recordFields(className: "Post", fields: ["dropped": .init(type: .number)])
+                    throw Rollback()
+                }
+            }
+            try await blocker.value
+            // The first write ran twice; its caller gets the second run's value.
+            #expect(try await first.value == 2)
+            await #expect(throws: Rollback.self) { try await failing.value }
+            let schema = try await store.read { try $0.schema(className: "Post") }
+            #expect(Set(schema.keys) == ["kept"])
+            #expect(try await Self.stored(store) == ["kept"])
+        }
+    }
+}
