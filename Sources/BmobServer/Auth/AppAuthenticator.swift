@@ -7,12 +7,27 @@ import BmobWire
 package enum AppAuthenticator {
     /// - Throws: ``BmobAPIError/unauthorized`` for a missing or unknown app id or a wrong key.
     package static func authenticate(_ request: HTTPRequest, apps: AppDirectory) async throws(BmobAPIError) -> AppContext {
-        let headers = request.headers
-        guard let applicationId = headers["X-Bmob-Application-Id"], !applicationId.isEmpty,
+        guard let applicationId = request.headers["X-Bmob-Application-Id"], !applicationId.isEmpty,
             let runtime = await apps.runtime(id: applicationId)
         else {
             throw BmobAPIError.unauthorized
         }
+        return try authenticate(request, runtime: runtime)
+    }
+
+    /// ``authenticate(_:apps:)`` without waiting, for an app whose runtime is open already (`nil` otherwise:
+    /// then the `async` form opens it). Most requests take this path, which makes no `async` call.
+    package static func authenticateLoaded(_ request: HTTPRequest, apps: AppDirectory) throws(BmobAPIError) -> AppContext? {
+        guard let applicationId = request.headers["X-Bmob-Application-Id"], !applicationId.isEmpty,
+            let runtime = apps.loadedRuntime(id: applicationId)
+        else {
+            return nil
+        }
+        return try authenticate(request, runtime: runtime)
+    }
+
+    private static func authenticate(_ request: HTTPRequest, runtime: AppRuntime) throws(BmobAPIError) -> AppContext {
+        let headers = request.headers
         let app = runtime.app
         let sessionToken = headers["X-Bmob-Session-Token"].flatMap { $0.isEmpty ? nil : $0 }
         if let masterKey = headers["X-Bmob-Master-Key"] {

@@ -31,8 +31,11 @@ package struct BmobRouter: Sendable {
         _ handler: @escaping @Sendable (BmobRequest, AppContext) async throws -> HTTPResponse
     ) {
         open(method, pattern, bodyLimit: bodyLimit) { request in
-            let context = try await AppAuthenticator.authenticate(request.http, apps: request.server.apps)
-            return try await handler(request, context)
+            let apps = request.server.apps
+            if let context = try AppAuthenticator.authenticateLoaded(request.http, apps: apps) {
+                return try await handler(request, context)
+            }
+            return try await handler(request, try await AppAuthenticator.authenticate(request.http, apps: apps))
         }
     }
 }
