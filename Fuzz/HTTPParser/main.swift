@@ -8,6 +8,9 @@ import BmobWire
 /// - byte 2, when odd, selects small limits (`maxHeaderBytes` 32–159 from its other bits, 4 fields, 64-byte
 ///   bodies) so that the limit paths are reached; when even, the defaults apply.
 ///
+/// Streams of several requests reach the reuse of the previous request's header lines (`HeadTemplate`); the
+/// corpus holds one whose requests repeat, change and reorder lines.
+///
 /// The stream is decoded three times, in one piece, in those reads and one byte at a time, and all three runs
 /// must agree. Along the way every event sequence is checked with preconditions:
 /// - events come as head, body pieces, end (or a failure), and body pieces are never empty;
