@@ -23,7 +23,7 @@ struct SQLiteStoreRerunTests {
         private let counts = Mutex<[String: Int]>([:])
         func record(_ id: String) { counts.withLock { $0[id, default: 0] += 1 } }
         /// How many times each of `ids` ran, in order.
-        func counts(_ ids: String...) -> [Int] { counts.withLock { counts in ids.map { counts[$0] ?? 0 } } }
+        func counts(_ ids: [String]) -> [Int] { counts.withLock { counts in ids.map { counts[$0] ?? 0 } } }
     }
 
     /// Holds the writer with a first write until every write of `plan` is queued, in order, so they share
@@ -80,64 +80,51 @@ struct SQLiteStoreRerunTests {
         return Set(journaled)
     }
 
-    @Test("a rerunnable write failing after it wrote rolls the group back; the others run again and commit once")
-    func failureAfterWritingRerunsTheOthers() async throws {
-        try await TemporaryDatabase.withStore { store, _ async throws in
-            let runs = Runs()
-            let results = try await Self.runGroup(
-                store,
-                [
-                    ("a", .insert, true), ("b", .insert, true), ("f1", .insertThenFail, true), ("f2", .insertThenFail, true),
-                    ("c", .insert, true),
-                ], runs: runs)
-            #expect(results == ["a": true, "b": true, "f1": false, "f2": false, "c": true])
-            #expect(try await Self.stored(store) == ["blocker", "a", "b", "c"])
-            // a and b ran before f1 failed, and again; the rerun gives each write a savepoint, so f2's failure
-            // is undone alone and nothing runs a third time.
-            #expect(runs.counts("a", "b", "f1", "f2", "c") == [2, 2, 1, 1, 1])
-            #expect(store.statistics.rerunGroups == 1)
-            #expect(store.statistics.failedWrites == 2)
-        }
+    /// One group's plan and what must come of it.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var plan: [(id: String, step: Step, rerunnable: Bool)]
+        /// The writes that fail; the others succeed.
+        var failing: Set<String>
+        /// How many times each write's body runs, in plan order.
+        var runs: [Int]
+        var rerunGroups: Int
+        var testDescription: String { name }
     }
 
-    @Test("a rerunnable write failing before it wrote undoes nothing and reruns nothing")
-    func failureBeforeWritingRerunsNothing() async throws {
-        try await TemporaryDatabase.withStore { store, _ async throws in
-            let runs = Runs()
-            let results = try await Self.runGroup(
-                store, [("a", .insert, true), ("v", .failFirst, true), ("c", .insert, true)], runs: runs)
-            #expect(results == ["a": true, "v": false, "c": true])
-            #expect(try await Self.stored(store) == ["blocker", "a", "c"])
-            #expect(runs.counts("a", "v", "c") == [1, 1, 1])
-            #expect(store.statistics.rerunGroups == 0)
-        }
-    }
+    static let cases: [Case] = [
+        // a and b ran before f1 failed, and again; the rerun gives each write a savepoint, so f2's failure is
+        // undone alone and nothing runs a third time.
+        Case(
+            name: "a rerunnable write failing after it wrote rolls the group back; the others run again and commit once",
+            plan: [("a", .insert, true), ("b", .insert, true), ("f1", .insertThenFail, true), ("f2", .insertThenFail, true),
+                   ("c", .insert, true)],
+            failing: ["f1", "f2"], runs: [2, 2, 1, 1, 1], rerunGroups: 1),
+        Case(
+            name: "a rerunnable write failing before it wrote undoes nothing and reruns nothing",
+            plan: [("a", .insert, true), ("v", .failFirst, true), ("c", .insert, true)],
+            failing: ["v"], runs: [1, 1, 1], rerunGroups: 0),
+        Case(
+            name: "after a write that must not run twice, later writes get savepoints and nothing runs again",
+            plan: [("a", .insert, true), ("once", .insert, false), ("f", .insertThenFail, true), ("c", .insert, true)],
+            failing: ["f"], runs: [1, 1, 1, 1], rerunGroups: 0),
+        Case(
+            name: "a write that must not run twice, failing after it wrote, is undone alone by its savepoint",
+            plan: [("a", .insert, true), ("once", .insertThenFail, false), ("c", .insert, true)],
+            failing: ["once"], runs: [1, 1, 1], rerunGroups: 0),
+    ]
 
-    @Test("after a write that must not run twice, later writes get savepoints and nothing runs again")
-    func onceOnlyWritesNeverRunTwice() async throws {
+    @Test(arguments: cases)
+    func group(_ test: Case) async throws {
         try await TemporaryDatabase.withStore { store, _ async throws in
             let runs = Runs()
-            let results = try await Self.runGroup(
-                store,
-                [("a", .insert, true), ("once", .insert, false), ("f", .insertThenFail, true), ("c", .insert, true)],
-                runs: runs)
-            #expect(results == ["a": true, "once": true, "f": false, "c": true])
-            #expect(try await Self.stored(store) == ["blocker", "a", "once", "c"])
-            #expect(runs.counts("a", "once", "f", "c") == [1, 1, 1, 1])
-            #expect(store.statistics.rerunGroups == 0)
-        }
-    }
-
-    @Test("a write that must not run twice, failing after it wrote, is undone alone by its savepoint")
-    func onceOnlyFailureUsesItsSavepoint() async throws {
-        try await TemporaryDatabase.withStore { store, _ async throws in
-            let runs = Runs()
-            let results = try await Self.runGroup(
-                store, [("a", .insert, true), ("once", .insertThenFail, false), ("c", .insert, true)], runs: runs)
-            #expect(results == ["a": true, "once": false, "c": true])
-            #expect(try await Self.stored(store) == ["blocker", "a", "c"])
-            #expect(runs.counts("a", "once", "c") == [1, 1, 1])
-            #expect(store.statistics.rerunGroups == 0)
+            let results = try await Self.runGroup(store, test.plan, runs: runs)
+            let ids = test.plan.map(\.id)
+            #expect(results == Dictionary(uniqueKeysWithValues: ids.map { ($0, !test.failing.contains($0)) }))
+            #expect(try await Self.stored(store) == Set(["blocker"] + ids.filter { !test.failing.contains($0) }))
+            #expect(runs.counts(ids) == test.runs)
+            #expect(store.statistics.rerunGroups == test.rerunGroups)
+            #expect(store.statistics.failedWrites == test.failing.count)
         }
     }
 
