@@ -73,6 +73,23 @@ import Testing
         }
     }
 
+    @Test("paths are matched as bytes: a slice of a longer target, and segments beyond ASCII")
+    func matchesSlicesAndNonASCIISegments() {
+        var router = Router()
+        router.add(.get, "/1/类/:name")  // 0
+        router.add(.get, "/1/类别")  // 1
+        let target = "/1/类/%E5%90%8D?where=%7B%7D"
+        let match = router.match(.get, path: target[..<target.firstIndex(of: "?")!])
+        #expect(index(match) == 0)
+        #expect(parameters(match)?["name"] == "名")
+        #expect(index(router.match(.get, path: "/1/类别")) == 1)
+        #expect(index(router.match(.get, path: "/1/类别/")) == 1)
+        guard case .notFound = router.match(.get, path: "/1/类x/a") else {
+            Issue.record("a literal matched a longer segment")
+            return
+        }
+    }
+
     @Test func copiesDoNotShareLaterRoutes() {
         let original = router()
         var copy = original

@@ -37,7 +37,8 @@ package enum QueryString {
         return text.withUTF8 { decode($0, plusIsSpace: plusIsSpace) }
     }
 
-    private static func decode(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String {
+    /// `utf8` percent-decoded (and `+` as a space when `plusIsSpace`).
+    package static func decode(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String {
         guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) else {
             return String(decoding: utf8, as: UTF8.self)
         }
