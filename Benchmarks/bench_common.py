@@ -22,9 +22,20 @@ def cpu_seconds(pids):
 
 
 def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    return free_ports(1)[0]
+
+
+def free_ports(count):
+    """`count` distinct free loopback ports: the probes stay bound until all are chosen, so two calls in a row
+    cannot hand out the same port (which once made the realtime reference fail to bind its second one)."""
+    probes = [socket.socket() for _ in range(count)]
+    try:
+        for probe in probes:
+            probe.bind(("127.0.0.1", 0))
+        return [probe.getsockname()[1] for probe in probes]
+    finally:
+        for probe in probes:
+            probe.close()
 
 
 def wait_for(port, process=None, timeout=60):

@@ -27,7 +27,7 @@ import sys
 import tempfile
 import time
 
-from bench_common import free_port, replace_section, wait_for
+from bench_common import free_port, free_ports, replace_section, wait_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REFERENCE = os.path.join(ROOT, "Benchmarks", "realtime_reference.py")
@@ -74,13 +74,20 @@ class Server:
             if loops == 1:
                 command = ["taskset", "-c", "0"] + command
         else:
-            self.write_port = free_port()
+            self.port, self.write_port = free_ports(2)
             command = ["taskset", "-c", "0", args.python, REFERENCE, "--port", str(self.port),
                        "--write-port", str(self.write_port), "--app-id", APP_ID, "--rest-key", REST_KEY]
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
-        wait_for(self.port, self.process)
-        if self.write_port != self.port:
-            wait_for(self.write_port, self.process)
+        try:
+            wait_for(self.port, self.process)
+            if self.write_port != self.port:
+                wait_for(self.write_port, self.process)
+        except RuntimeError as error:
+            # Say why: the log goes with the run's temporary directory.
+            self.log.flush()
+            with open(self.log_path) as handle:
+                tail = handle.read()[-1500:]
+            raise RuntimeError(f"{error}; its output: {tail.strip() or '(none)'}") from error
 
     def stop(self):
         """Stops the server; returns its exit code if it had already exited on its own, else None."""
