@@ -67,12 +67,6 @@ package final class AppDirectory: Sendable {
     }
 
     /// The app with this id, re-reading `apps.json` once if it is unknown and the file changed.
-    /// The app's runtime if it is open already, without waiting: the common case, answered without an
-    /// `async` call (each costs a task frame and an executor check per request).
-    package func loadedRuntime(id: String) -> AppRuntime? {
-        lock.withLock { runtimes[id] }
-    }
-
     package func runtime(id: String) async -> AppRuntime? {
         let (found, mayReload): (AppRuntime?, Bool) = lock.withLock {
             if let runtime = runtimes[id] { return (runtime, false) }

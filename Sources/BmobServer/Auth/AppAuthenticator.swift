@@ -17,9 +17,9 @@ package enum AppAuthenticator {
 
     /// ``authenticate(_:apps:)`` without waiting, for an app whose runtime is open already (`nil` otherwise:
     /// then the `async` form opens it). Most requests take this path, which makes no `async` call.
-    package static func authenticateLoaded(_ request: HTTPRequest, apps: AppDirectory) throws(BmobAPIError) -> AppContext? {
+    package static func authenticateOpened(_ request: HTTPRequest, apps: AppDirectory) throws(BmobAPIError) -> AppContext? {
         guard let applicationId = request.headers["X-Bmob-Application-Id"], !applicationId.isEmpty,
-            let runtime = apps.loadedRuntime(id: applicationId)
+            let runtime = apps.openedRuntime(id: applicationId)
         else {
             return nil
         }

@@ -32,7 +32,7 @@ package struct BmobRouter: Sendable {
     ) {
         open(method, pattern, bodyLimit: bodyLimit) { request in
             let apps = request.server.apps
-            if let context = try AppAuthenticator.authenticateLoaded(request.http, apps: apps) {
+            if let context = try AppAuthenticator.authenticateOpened(request.http, apps: apps) {
                 return try await handler(request, context)
             }
             return try await handler(request, try await AppAuthenticator.authenticate(request.http, apps: apps))

@@ -80,8 +80,8 @@ enum SQLiteJournalRows {
         try connection.run(
             appendSQL,
             [
-                .text(className), SQLiteValue(objectId), .text(op.rawValue), beforeJSON.map(SQLiteValue.utf8) ?? .null,
-                afterJSON.map(SQLiteValue.utf8) ?? .null, SQLiteValue(caller), .integer(time),
+                .text(className), SQLiteValue(objectId), .text(op.rawValue), SQLiteValue(utf8: beforeJSON),
+                SQLiteValue(utf8: afterJSON), SQLiteValue(caller), .integer(time),
             ])
     }
 

@@ -62,8 +62,7 @@ enum SQLiteObjectRows {
         do {
             try connection.run(sql, [
                 .text(object.objectId), .integer(object.createdAt), .integer(object.updatedAt),
-                object.acl.map { .utf8($0.jsonBytes) } ?? .null,
-                .utf8(dataJSON ?? JSONValue.object(object.fields).jsonBytes),
+                SQLiteValue(utf8: object.acl?.jsonBytes), .utf8(dataJSON ?? JSONValue.object(object.fields).jsonBytes),
             ])
         } catch {
             // Not `catch … where`: with a typed-throws `do`, Swift 6.3.1 crashes compiling that form.
@@ -109,7 +108,7 @@ enum SQLiteObjectRows {
 
     private static func columns(_ object: StoredObject) -> [SQLiteValue] {
         [
-            .integer(object.createdAt), .integer(object.updatedAt), object.acl.map { .utf8($0.jsonBytes) } ?? .null,
+            .integer(object.createdAt), .integer(object.updatedAt), SQLiteValue(utf8: object.acl?.jsonBytes),
             .utf8(JSONValue.object(object.fields).jsonBytes),
         ]
     }

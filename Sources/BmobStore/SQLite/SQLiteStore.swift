@@ -62,8 +62,6 @@ package final class SQLiteStore: Store {
         return SQLiteStore(configuration: configuration, registry: registry, writer: writer)
     }
 
-    /// Runs `body` in a write transaction on the writer thread; returns after COMMIT.
-    ///
     /// Runs `body` once in a write transaction on the writer thread; returns after COMMIT.
     package func write<T: Sendable>(
         caller: String?,

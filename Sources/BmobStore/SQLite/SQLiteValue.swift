@@ -16,4 +16,9 @@ package enum SQLiteValue: Sendable, Hashable {
     package init(_ text: String?) {
         self = text.map(SQLiteValue.text) ?? .null
     }
+
+    /// `.utf8` for bytes, `.null` for `nil`.
+    package init(utf8 bytes: [UInt8]?) {
+        self = bytes.map(SQLiteValue.utf8) ?? .null
+    }
 }

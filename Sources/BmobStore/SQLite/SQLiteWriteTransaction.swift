@@ -259,12 +259,6 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         }
     }
 
-    /// The table of `className`; a class the catalog holds was validated when its table was created, so only
-    /// unknown names are checked.
-    private func tableName(_ className: String) throws(StoreError) -> SQLiteTableName {
-        catalog.contains(className) ? .cataloged(className) : try SQLiteTableName(className: className)
-    }
-
     private func createClassIfNeeded(_ table: SQLiteTableName) throws {
         guard !catalog.contains(table.name) else { return }
         try SQLiteObjectRows.createTable(connection, table)

@@ -49,15 +49,12 @@ package enum ObjectRoutes {
 
     /// The `Location` of a created object: the request's own host, so it works behind any domain.
     private static func location(_ request: BmobRequest, className: String, objectId: String) -> String {
-        let base: String
-        if let publicURL = request.server.configuration.publicURL {
-            base = publicURL
-        } else if let host = request.http.headers["Host"] {
-            return joined(["http://", host, "/1/classes/", className, "/", objectId])
-        } else {
-            base = "http://\(request.server.configuration.host):\(request.server.configuration.port)"
+        let configuration = request.server.configuration
+        if let publicURL = configuration.publicURL {
+            return joined([publicURL, "/1/classes/", className, "/", objectId])
         }
-        return joined([base, "/1/classes/", className, "/", objectId])
+        let host = request.http.headers["Host"] ?? "\(configuration.host):\(configuration.port)"
+        return joined(["http://", host, "/1/classes/", className, "/", objectId])
     }
 
     /// The pieces in one string, copied into one allocation: `+=` grew the string piece by piece, about
