@@ -51,12 +51,8 @@ package struct Router: Sendable {
         }
 
         func literal(_ segment: UnsafeBufferPointer<UInt8>) -> Node? {
-            for entry in literals where entry.segment.count == segment.count {
-                let equal = entry.segment.withUnsafeBufferPointer { literal in
-                    for index in 0..<literal.count where literal[index] != segment[index] { return false }
-                    return true
-                }
-                if equal { return entry.node }
+            for entry in literals where entry.segment.withUnsafeBufferPointer({ ByteComparison.equal($0, segment) }) {
+                return entry.node
             }
             return nil
         }

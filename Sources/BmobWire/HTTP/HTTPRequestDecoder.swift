@@ -396,9 +396,8 @@ package struct HTTPRequestDecoder: Sendable {
     private static func interned(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, among candidates: [String]) -> String? {
         guard range.count > 15 else { return nil }
         for candidate in candidates where candidate.utf8.count == range.count {
-            let equal = candidate.utf8.withContiguousStorageIfAvailable { utf8 in
-                for offset in 0..<utf8.count where utf8[offset] != bytes[range.lowerBound + offset] { return false }
-                return true
+            let equal = candidate.utf8.withContiguousStorageIfAvailable {
+                ByteComparison.equal($0, UnsafeBufferPointer(rebasing: bytes[range]))
             }
             if equal == true { return candidate }
         }

@@ -28,8 +28,8 @@ struct HeadTemplate {
         // `line` holds one line feed, its last byte; equal bytes therefore mean a template line of the same
         // length, and only a mismatch needs the template's next line start searched for.
         if offset + line.count <= template.count,
-            let left = template.baseAddress, let right = bytes.baseAddress,
-            equal(UnsafeRawPointer(left + offset), UnsafeRawPointer(right + line.lowerBound), count: line.count)
+            ByteComparison.equal(
+                UnsafeBufferPointer(rebasing: template[offset..<offset + line.count]), UnsafeBufferPointer(rebasing: bytes[line]))
         {
             offset += line.count
             return true
@@ -37,25 +37,5 @@ struct HeadTemplate {
         while offset < template.count, template[offset] != 0x0A { offset += 1 }
         offset = min(offset + 1, template.count)
         return false
-    }
-
-    /// Compares eight bytes at a time.
-    private static func equal(_ left: UnsafeRawPointer, _ right: UnsafeRawPointer, count: Int) -> Bool {
-        var index = 0
-        while index + 8 <= count {
-            if left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                != right.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            {
-                return false
-            }
-            index += 8
-        }
-        while index < count {
-            if left.load(fromByteOffset: index, as: UInt8.self) != right.load(fromByteOffset: index, as: UInt8.self) {
-                return false
-            }
-            index += 1
-        }
-        return true
     }
 }
