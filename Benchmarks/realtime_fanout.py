@@ -6,7 +6,7 @@ server on the `websockets` library (Benchmarks/realtime_reference.py) measured b
 Each run starts its server afresh (memory per connection is read from a fresh process), pinned to CPU 0 with
 one core (bmob `--loops 1`; the reference is one asyncio thread), and runs `bmob-bench fanout` pinned to
 CPU 1: it connects and subscribes every client, reads the server's VmRSS before and after (memory per idle
-connection), sends a probe create that every client must receive, then creates at `--rate` per second for
+connection), sends five probe creates one at a time that every client must receive, then creates at `--rate` per second for
 `--seconds` from a writer thread and counts each connection's deliveries (see
 Benchmarks/Sources/bmob-bench/FanoutBenchmark.swift).
 
@@ -15,6 +15,10 @@ a rate it sustains: 70 % of the writes per second it delivered in its first run 
 `--reference-rate`); bmob is measured at both rates too. Rounds alternate which server goes first; medians are
 reported. A last run per round gives bmob two loops and pins nothing (its default shape on this machine),
 for information: the targets are judged on the pinned one-core run.
+
+Every round also measures the kernel's floor (`bmob-bench fanout-floor-send`/`-receive`): bare writes of one
+event's bytes to as many loopback connections, no server code at all, with one pinned thread and with two
+unpinned ones: what handing one event to every subscriber costs on this machine whatever the server does.
 """
 import argparse
 import json
@@ -128,6 +132,38 @@ def run_once(kind, rate, args, workdir, run_name):
     return result
 
 
+def run_floor(threads, frame_bytes, args):
+    """The kernel's floor (`bmob-bench fanout-floor-send`/`-receive`): a bare write of one event's bytes to
+    each of the connections, with nothing else done. One thread pinned like the servers (sender on CPU 0,
+    reader on CPU 1), or two threads with nothing pinned like bmob's two loops."""
+    pin_sender, pin_reader = (["taskset", "-c", "0"], ["taskset", "-c", "1"]) if threads == 1 else ([], [])
+    sender = subprocess.Popen(pin_sender + [args.bench, "fanout-floor-send", "--connections", str(args.connections),
+                                            "--bytes", str(frame_bytes), "--threads", str(threads)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = sender.stdout.readline().split()
+        if len(first) != 2 or first[0] != "port":
+            raise RuntimeError(f"fanout-floor-send did not announce its port: {sender.stderr.read()[-1000:]}")
+        receiver = subprocess.run(pin_reader + [args.bench, "fanout-floor-receive", "--port", first[1],
+                                                "--connections", str(args.connections), "--bytes", str(frame_bytes)],
+                                  capture_output=True, text=True, timeout=600)
+        out, err = sender.communicate(timeout=600)
+    finally:
+        if sender.poll() is None:
+            sender.kill()
+            sender.wait()
+    if sender.returncode != 0 or receiver.returncode != 0:
+        raise RuntimeError(f"the floor run failed: {err[-1000:]} {receiver.stderr[-1000:]}")
+    floor = json.loads(out.strip().splitlines()[-1])
+    reads = json.loads(receiver.stdout.strip().splitlines()[-1])["round_read_ns"]
+    if len(reads) != len(floor["round_start_ns"]):
+        raise RuntimeError(f"the floor's reader saw {len(reads)} rounds of {len(floor['round_start_ns'])}")
+    # One event's time to be read on every connection: what the fan-out client measures for bmob's probes.
+    floor["read_rounds_ms"] = [(read - start) / 1e6 for start, read in zip(floor["round_start_ns"], reads)]
+    floor["read_median_ms"] = statistics.median(floor["read_rounds_ms"])
+    return floor
+
+
 # --- report ----------------------------------------------------------------------------------------------
 
 def busy(run):
@@ -144,7 +180,7 @@ def median(runs, key):
 def summary(runs):
     keys = ("deliveries_per_s", "client_cpu_s", "latency_p50_us", "latency_p99_us", "latency_max_us", "missed", "expected",
             "bytes_per_idle_connection", "server_cpu_us_per_delivery", "setup_seconds", "probe_fanout_ms",
-            "connections_subscribed", "writes_succeeded", "window_seconds", "client_cpu_s", "write_lag_max_us",
+            "probe_frame_bytes", "connections_subscribed", "writes_succeeded", "window_seconds", "client_cpu_s", "write_lag_max_us",
             "server_rss_baseline_kib", "server_rss_idle_kib")
     row = {key: median(runs, key) for key in keys}
     row["rate"] = runs[0]["rate"]
@@ -163,7 +199,32 @@ def verdict(ok, text):
     return f"met ({text})" if ok else f"**missed** ({text})"
 
 
-def write_report(path, rows, args, reference_rate, failures):
+def floor_lines(floors, rows):
+    """The kernel floor's table and how bmob's one event to all compares with it."""
+    if not floors.get(1) or not floors.get(2):
+        return "", ""
+    by_name = dict(rows)
+    table = ["| kernel floor | last write returned | last byte read | fastest round, read | slowest round, read | "
+             "CPU per write |", "|---|---:|---:|---:|---:|---:|"]
+    names = {1: "one thread on CPU 0, reader on CPU 1", 2: "two threads, nothing pinned"}
+    for threads in (1, 2):
+        runs = floors[threads]
+        table.append(f"| {names[threads]} | {statistics.median(r['median_ms'] for r in runs):.1f} ms | "
+                     f"{statistics.median(r['read_median_ms'] for r in runs):.1f} ms | "
+                     f"{min(min(r['read_rounds_ms']) for r in runs):.1f} ms | "
+                     f"{max(max(r['read_rounds_ms']) for r in runs):.1f} ms | "
+                     f"{statistics.median(r['cpu_us_per_write'] for r in runs):.1f} µs |")
+    ratios = []
+    for name, threads, label in (("bmob@same", 1, "one loop pinned / one thread pinned"),
+                                 ("bmob2@same", 2, "two loops / two threads, nothing pinned")):
+        if name in by_name and by_name[name]["probe_fanout_ms"]:
+            floor = statistics.median(r["read_median_ms"] for r in floors[threads])
+            ratios.append(f"| one event to all, idle: bmob {label} | "
+                          f"{by_name[name]['probe_fanout_ms'] / floor:.2f}× | lower is better, 1× is the floor |")
+    return "\n".join(table), "\n".join(ratios)
+
+
+def write_report(path, rows, args, reference_rate, failures, floors):
     label = {"bmob": "bmob serve", "reference": f"Python `websockets` {WEBSOCKETS_VERSION} broadcast",
              "bmob2": "bmob serve, 2 loops, nothing pinned"}
     table = ["| server | creates/s | deliveries/s | p50 | p99 | max | missed | one event to all, idle | "
@@ -196,13 +257,20 @@ def write_report(path, rows, args, reference_rate, failures):
             f"| p99 latency at {reference_rate:g} creates/s | "
             f"{slow_bmob['latency_p99_us'] / slow_reference['latency_p99_us']:.2f}× | lower is better |",
         ]
+    floor_table, floor_ratios = floor_lines(floors, rows)
+    if floor_ratios:
+        ratio_lines += ["", "| bmob against the kernel floor | ratio | |", "|---|---:|---|", floor_ratios]
     p99_ok = (bmob["latency_p99_us"] <= TARGET_P99_MS * 1000 and bmob["deliveries_per_s"] >= TARGET_DELIVERIES
               and bmob["missed"] == 0)
     kib = bmob["bytes_per_idle_connection"] / 1024
     targets = [
         f"- p99 ≤ {TARGET_P99_MS} ms at ≥ {TARGET_DELIVERIES:,} deliveries/s: "
         + verdict(p99_ok, f"p99 {ms(bmob['latency_p99_us'])} at {bmob['deliveries_per_s']:,.0f} deliveries/s, "
-                          f"{bmob['missed']:,.0f} missed"),
+                          f"{bmob['missed']:,.0f} missed"
+                          + (f"; the kernel alone takes {statistics.median(r['read_median_ms'] for r in floors[1]):.0f} ms "
+                             f"on one core and {statistics.median(r['read_median_ms'] for r in floors[2]):.0f} ms on two to put "
+                             f"one event on {args.connections:,} loopback connections here" if floors.get(1) and floors.get(2)
+                             else "")),
         f"- ≤ {TARGET_KIB_PER_CONNECTION} KiB per idle connection: "
         + verdict(kib <= TARGET_KIB_PER_CONNECTION, f"{kib:.1f} KiB"),
     ]
@@ -214,6 +282,7 @@ def write_report(path, rows, args, reference_rate, failures):
                             f"over {args.rounds} rounds (details in Benchmarks/out/realtime_fanout.json).")
     problems += [f"a run that did not finish: {failure}" for failure in failures]
     problem_text = ("\n" + "\n".join(f"- {line}" for line in problems) + "\n") if problems else ""
+    floors_bytes = statistics.median(r["bytes"] for r in floors[1]) if floors.get(1) else "—"
     section = f"""<!-- bench:realtime:start -->
 ## Realtime fan-out — 10,000 socket.io subscribers, against a Python `websockets` broadcast server
 
@@ -222,7 +291,7 @@ pinned to CPU 0 with one core (bmob `--loops 1 --max-connections 20000`; the ref
 and runs `bmob-bench fanout` pinned to CPU 1. The client opens {args.connections:,} WebSockets, at most 256 being set up
 at a time (the socket.io handshake `GET /socket.io/1/`, then the upgrade), subscribes each to `Fan` `updateTable` (with an
 ack id, so it knows when the server has registered it), reads the server's VmRSS before connecting and
-after a 2 s settle (memory per idle connection), checks that a probe create reaches every client, then sends
+after a 2 s settle (memory per idle connection), sends five probe creates one at a time that every client must receive, then sends
 `POST /1/classes/Fan` `{{"seq":n,"sentAt":…}}` at a steady rate for {args.seconds} s from a writer thread over one
 keep-alive connection, while one epoll thread receives every `server_pub`, answers heartbeats and pings,
 and reads `sentAt` back without a JSON parse. Latency runs from a create's *scheduled* send time to the
@@ -238,8 +307,9 @@ for a Python server's cost per delivery rather than a like-for-like backend. It 
 {args.rate:g} creates/s to {args.connections:,} clients on one core, so both servers are measured at that rate (where
 a server that falls behind backs the writer up and latency grows for the whole run) and at {reference_rate:g}
 creates/s, a rate the reference sustains (70 % of what it delivered at the full rate), for latency at equal load.
-"One event to all, idle" is the probe: from one create to its delivery on the last of the {args.connections:,}
-connections with nothing else going on, the floor under the maximum latency. "Server busy" is the server's CPU
+"One event to all, idle" is the median of five probe creates sent one at a time before measuring: from a
+create to its delivery on the last of the {args.connections:,} connections with nothing else going on, the floor under the
+maximum latency (it includes the create's own path and the client's reads). "Server busy" is the server's CPU
 time over the measured window as a share of one core; far below 100 % while latency grows means the server
 waited for a core that other work on the machine held. The last row is bmob as deployed by default, one loop
 per core (`--loops 2`), with neither it nor the client pinned, sharing both cores; it is not what the
@@ -247,6 +317,16 @@ targets are judged on, since there the client takes CPU from the server.
 VmRSS counts user-space memory only; kernel socket buffers are outside it, for both servers.
 
 {chr(10).join(table)}
+
+The kernel floor (`bmob-bench fanout-floor-send` and `fanout-floor-receive`, run in every round) is no server at all:
+one process writes a message the size of bmob's probe event ({floors_bytes} bytes) to each of {args.connections:,} loopback
+TCP connections in a tight loop, 20 times with a pause between, while another process reads them all. A round
+takes what the kernel charges here to hand one event to every subscriber (on loopback the sending thread also
+runs the receiving side's TCP work), whatever a server's own code costs. "Last byte read" runs from a round's
+first write to the reader's read of its last byte, as the fan-out client times an event; compare "one event to
+all, idle". Medians of the runs' medians.
+
+{floor_table}
 
 {chr(10).join(ratio_lines)}
 
@@ -285,6 +365,7 @@ def main():
             "bmob2@same": []}
     reference_rate = args.reference_rate
     failures = []
+    floors = {1: [], 2: []}
     try:
         for round_number in range(args.rounds):
             first, second = ["bmob@same", "reference@same"], ["reference@sustained", "bmob@sustained"]
@@ -315,16 +396,31 @@ def main():
                       f"{result.get('bytes_per_idle_connection') or 0:,.0f} B/idle connection, "
                       f"{result.get('server_cpu_us_per_delivery') or 0:.1f} µs server CPU/delivery, "
                       f"server busy {busy(result):.0%}, errors {sum(result['errors'].values())}", flush=True)
+            frame_bytes = next((run["probe_frame_bytes"] for run in reversed(runs["bmob@same"])
+                                if run.get("probe_frame_bytes")), 300)
+            for threads in (1, 2):
+                try:
+                    floor = run_floor(threads, frame_bytes, args)
+                except (RuntimeError, json.JSONDecodeError, subprocess.SubprocessError) as error:
+                    print(f"round {round_number + 1} kernel floor, {threads} thread(s): FAILED: {error}", flush=True)
+                    failures.append(f"round {round_number + 1}, kernel floor with {threads} thread(s): {str(error)[-500:]}")
+                    continue
+                floors[threads].append(floor)
+                print(f"round {round_number + 1} kernel floor, {threads} thread(s): one write of {floor['bytes']} bytes "
+                      f"to each connection: last write returned {floor['median_ms']:.1f} ms, last byte read "
+                      f"{floor['read_median_ms']:.1f} ms (medians), {floor['cpu_us_per_write']:.1f} µs CPU per write",
+                      flush=True)
         rows = [(name, summary(results)) for name, results in runs.items() if results]
         if args.json:
             os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
             with open(args.json, "w") as handle:
                 json.dump({"connections": args.connections, "rate": args.rate, "seconds": args.seconds,
                            "reference_rate": reference_rate, "runs": runs, "failures": failures,
+                           "kernel_floor": {"one_thread_pinned": floors[1], "two_threads": floors[2]},
                            "medians": dict(rows)}, handle, indent=1)
         if args.report:
             if "bmob@same" in dict(rows) and "reference@same" in dict(rows):
-                write_report(args.report, rows, args, reference_rate, failures)
+                write_report(args.report, rows, args, reference_rate, failures, floors)
             else:
                 print("not enough runs finished to write the report", file=sys.stderr)
         if failures:

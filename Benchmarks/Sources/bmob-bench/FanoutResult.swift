@@ -22,10 +22,15 @@ struct FanoutResult: Encodable {
     /// (idle − baseline) / subscribed connections.
     var bytesPerIdleConnection: Double?
 
-    // Probe: one create before the measurement, which every subscriber must receive.
+    // Probes: creates one at a time before the measurement, each of which every subscriber must receive.
+    /// The fewest connections that received a probe.
     var probeReceived = 0
-    /// From the probe create's send to its last delivery.
+    /// From a probe create's send to its last delivery: the median of the probes.
     var probeFanoutMilliseconds: Double?
+    /// The same for each probe.
+    var probeFanoutRoundsMilliseconds: [Double] = []
+    /// The probe event's WebSocket frame, header included: what the server writes to each subscriber.
+    var probeFrameBytes: Int?
 
     // Measurement
     var rate = 0.0
@@ -90,6 +95,8 @@ struct FanoutResult: Encodable {
         case bytesPerIdleConnection = "bytes_per_idle_connection"
         case probeReceived = "probe_received"
         case probeFanoutMilliseconds = "probe_fanout_ms"
+        case probeFrameBytes = "probe_frame_bytes"
+        case probeFanoutRoundsMilliseconds = "probe_fanout_rounds_ms"
         case rate
         case seconds
         case writesAttempted = "writes_attempted"

@@ -1,4 +1,4 @@
-// Helpers every subcommand uses: failing with a message, and the two clocks.
+// Helpers every subcommand uses: failing with a message, the two clocks, the open-file limit.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,4 +24,20 @@ func wallMilliseconds() -> Int64 {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+}
+
+/// Raises the open-file limit to the hard limit; fails early when even that is too low.
+func raiseDescriptorLimit(needed: Int) {
+    var limit = rlimit()
+    #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+        let resource = RLIMIT_NOFILE
+    #endif
+    guard getrlimit(resource, &limit) == 0 else { fail("getrlimit failed") }
+    limit.rlim_cur = limit.rlim_max
+    _ = setrlimit(resource, &limit)
+    guard getrlimit(resource, &limit) == 0, limit.rlim_cur >= rlim_t(needed) else {
+        fail("the open-file limit (\(limit.rlim_cur)) is below the \(needed) descriptors needed; raise ulimit -n")
+    }
 }

@@ -2,12 +2,18 @@
 //
 //   bmob-bench sqlite-inserts …   raw SQLite single-row inserts (the data API benchmark's reference)
 //   bmob-bench fanout …           realtime fan-out over socket.io 0.9 WebSockets (the realtime benchmark)
+//   bmob-bench fanout-floor-send … / fanout-floor-receive …
+//                                 the kernel's floor under that fan-out: bare writes to loopback connections
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "sqlite-inserts":
     SQLiteInserts.run(SQLiteInserts.parseOptions(arguments))
 case "fanout":
     FanoutBenchmark.main(Array(arguments.dropFirst()))
+case "fanout-floor-send":
+    FanoutFloor.send(Array(arguments.dropFirst()))
+case "fanout-floor-receive":
+    FanoutFloor.receive(Array(arguments.dropFirst()))
 default:
-    fail("usage: bmob-bench sqlite-inserts … | bmob-bench fanout … (see Benchmarks/Sources/bmob-bench)")
+    fail("usage: bmob-bench sqlite-inserts … | bmob-bench fanout … | bmob-bench fanout-floor-send … | bmob-bench fanout-floor-receive … (see Benchmarks/Sources/bmob-bench)")
 }
