@@ -1,17 +1,38 @@
+import BmobIO
 import BmobServer
 import BmobWire
 import Testing
 
 /// The per-loop listener index: first/last signals for the feed, removal from anywhere, delivery to exactly
-/// the listeners of a key.
+/// the listeners of a key, in steps, with queued events of one key joined and order kept.
 @Suite struct RealtimeLoopIndexTests {
     final class Listener: RealtimeListener {
         var received: [[UInt8]] = []
-        func realtimeEvent(encodedFrame: [UInt8]) { received.append(encodedFrame) }
+        let onEvent: (() -> Void)?
+        init(onEvent: (() -> Void)? = nil) { self.onEvent = onEvent }
+        func realtimeEvent(encodedFrame: [UInt8]) {
+            received.append(encodedFrame)
+            onEvent?()
+        }
     }
 
     let chat = RealtimeSubscriptionKey(tableName: "Chat", action: .updateTable, objectId: "")
     let row = RealtimeSubscriptionKey(tableName: "Chat", action: .updateRow, objectId: "a1")
+
+    func event(_ key: RealtimeSubscriptionKey, _ byte: UInt8, app: String = "app") -> RealtimeQueuedEvent {
+        RealtimeQueuedEvent(appId: app, key: key, encodedFrame: [byte, byte])
+    }
+
+    /// Queues `events` and steps until done; returns the steps taken.
+    @discardableResult
+    func deliver(_ events: [RealtimeQueuedEvent], to index: RealtimeLoopIndex) -> Int {
+        var mustDrive = false
+        for event in events where index.enqueue(event) { mustDrive = true }
+        guard mustDrive else { return 0 }
+        var steps = 1
+        while index.step() { steps += 1 }
+        return steps
+    }
 
     @Test func firstAndLastListenersAreReportedAndDeliveryReachesOnlyTheKey() {
         let index = RealtimeLoopIndex()
@@ -25,24 +46,125 @@ import Testing
         #expect(index.add(listeners[1], appId: "other", key: chat))
         #expect(index.count(appId: "app", key: chat) == 5)
 
-        index.deliver(appId: "app", key: chat, encodedFrame: [1])
-        #expect(listeners.allSatisfy { $0.received == [[1]] })
-        index.deliver(appId: "app", key: row, encodedFrame: [2])
-        #expect(listeners[0].received == [[1], [2]])
-        #expect(listeners[1].received == [[1]])
+        deliver([event(chat, 1)], to: index)
+        #expect(listeners.allSatisfy { $0.received == [[1, 1]] })
+        deliver([event(row, 2)], to: index)
+        #expect(listeners[0].received == [[1, 1], [2, 2]])
+        #expect(listeners[1].received == [[1, 1]])
 
         // Remove from the middle, the end and the start; the rest still get events.
         #expect(!index.remove(listeners[2], appId: "app", key: chat))
         #expect(!index.remove(listeners[4], appId: "app", key: chat))
         #expect(!index.remove(listeners[0], appId: "app", key: chat))
         #expect(!index.remove(listeners[0], appId: "app", key: chat))  // not there any more
-        index.deliver(appId: "app", key: chat, encodedFrame: [3])
-        #expect(listeners[1].received.last == [3])
-        #expect(listeners[3].received.last == [3])
-        #expect(listeners[2].received.last == [1])
+        deliver([event(chat, 3)], to: index)
+        #expect(listeners[1].received.last == [3, 3])
+        #expect(listeners[3].received.last == [3, 3])
+        #expect(listeners[2].received.last == [1, 1])
         #expect(!index.remove(listeners[1], appId: "app", key: chat))
         #expect(index.remove(listeners[3], appId: "app", key: chat))
         #expect(index.count(appId: "app", key: chat) == 0)
         #expect(index.count(appId: "other", key: chat) == 1)
+    }
+
+    @Test func queuedEventsOfOneKeyInARowGoOutAsOneCallAndOrderIsKept() {
+        let index = RealtimeLoopIndex()
+        let table = Listener(), both = Listener()
+        _ = index.add(table, appId: "app", key: chat)
+        _ = index.add(both, appId: "app", key: chat)
+        _ = index.add(both, appId: "app", key: row)
+        let unheard = RealtimeSubscriptionKey(tableName: "Nobody", action: .updateTable, objectId: "")
+        deliver(
+            [
+                event(chat, 1), event(chat, 2), event(row, 3), event(unheard, 4), event(unheard, 5),
+                event(chat, 6), event(chat, 7, app: "other"), event(chat, 8), event(chat, 9),
+            ], to: index)
+        // Runs of one key are joined; a key change (or another app) ends a run, so order holds for a
+        // listener of several keys.
+        #expect(table.received == [[1, 1, 2, 2], [6, 6], [8, 8, 9, 9]])
+        #expect(both.received == [[1, 1, 2, 2], [3, 3], [6, 6], [8, 8, 9, 9]])
+        deliver([event(row, 10)], to: index)
+        #expect(both.received.last == [10, 10])
+        #expect(table.received.count == 3)
+    }
+
+    @Test func aFanOutGoesInStepsAndEventsArrivingMeanwhileFollowIt() {
+        let index = RealtimeLoopIndex(stepSize: 3)
+        let listeners = (0..<10).map { _ in Listener() }
+        for listener in listeners { _ = index.add(listener, appId: "app", key: chat) }
+
+        #expect(index.enqueue(event(chat, 1)))
+        #expect(index.step())
+        #expect(listeners.map(\.received.count) == [1, 1, 1, 0, 0, 0, 0, 0, 0, 0])
+        // Queued during the run: not joined to it (three listeners have it already); they wait for it.
+        #expect(!index.enqueue(event(chat, 2)))
+        #expect(!index.enqueue(event(chat, 3)))
+        // A listener that comes during a run gets the runs after it.
+        let late = Listener()
+        _ = index.add(late, appId: "app", key: chat)
+        #expect(index.step())
+        #expect(index.step())
+        #expect(listeners.map(\.received.count) == [1, 1, 1, 1, 1, 1, 1, 1, 1, 0])
+        // The last listener of run 1, then the next run ([2, 3] joined) starts within the same step.
+        #expect(index.step())
+        #expect(listeners[9].received == [[1, 1]])
+        #expect(listeners[0].received == [[1, 1], [2, 2, 3, 3]])
+        while index.step() {}
+        for listener in listeners {
+            #expect(listener.received == [[1, 1], [2, 2, 3, 3]])
+        }
+        #expect(late.received == [[2, 2, 3, 3]])
+        // Idle again: the next event asks for a new drive.
+        #expect(index.enqueue(event(chat, 4)))
+        var steps = 1
+        while index.step() { steps += 1 }
+        #expect(steps == 4)  // 11 listeners, 3 a step
+        #expect(late.received.last == [4, 4])
+    }
+
+    @Test func aLongQueueOfAlternatingKeysArrivesWholeAndInOrder() {
+        let index = RealtimeLoopIndex(stepSize: 1)
+        let both = Listener()
+        _ = index.add(both, appId: "app", key: chat)
+        _ = index.add(both, appId: "app", key: row)
+        var next = 0
+        var driving = false
+        // Two events come per step while one goes out (runs of one event: the keys alternate), so the queue
+        // grows, then drains; it drops its done part as it goes.
+        repeat {
+            for _ in 0..<2 where next < 200 {
+                if index.enqueue(event(next % 2 == 0 ? chat : row, UInt8(next))) { driving = true }
+                next += 1
+            }
+            if driving { driving = index.step() }
+        } while next < 200 || driving
+        #expect(both.received == (0..<200).map { [UInt8($0), UInt8($0)] })
+    }
+
+    @Test func theLoopServesOtherWorkBetweenStepsOfAFanOut() async throws {
+        let group = try EventLoopGroup(loopCount: 1)
+        defer { group.shutdown() }
+        let loop = group.next()
+        final class Log { var entries: [String] = [] }
+        let listeners = 2_000
+        let log = try await loop.submit {
+            let log = LoopBound(Log(), loop: loop)
+            let index = LoopBound(RealtimeLoopIndex(stepSize: 100), loop: loop)
+            for _ in 0..<listeners {
+                _ = index.value.add(Listener { log.value.entries.append("listener") }, appId: "app", key: chat)
+            }
+            // The first step runs at once and queues the second; work queued now runs right after that one,
+            // not after the fan-out's last step.
+            if index.value.enqueue(event(chat, 1)) { RealtimeLoopIndex.drive(index) }
+            loop.execute { log.value.entries.append("other work") }
+            return log
+        }
+        var entries: [String] = []
+        for _ in 0..<500 where entries.count < listeners + 1 {
+            entries = try await loop.submit { log.value.entries }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(entries.count == listeners + 1)
+        #expect(entries.firstIndex(of: "other work") == 200)
     }
 }

@@ -145,6 +145,33 @@ import Testing
         }
     }
 
+    @Test func eventsOfSeveralKeysOnOneConnectionKeepCommitOrder() async throws {
+        try await withTestServer { server in
+            let watched = try await server.create("Chat", ["n": 0])
+            let client = try await SocketIOTestClient.connect(server)
+            try await client.subscribe("Chat", .updateTable)
+            try await client.subscribe("Chat", .updateRow, objectId: watched)
+            try await client.subscribe("Chat", .deleteRow, objectId: watched)
+            // One batch commits together, so its events reach the connection's loop together: table and row
+            // events interleave, and runs of table events may be joined into one write.
+            let requests: [JSONValue] = [
+                ["method": "PUT", "path": .string("/1/classes/Chat/\(watched)"), "body": ["n": 1]],
+                ["method": "POST", "path": "/1/classes/Chat", "body": ["n": 2]],
+                ["method": "POST", "path": "/1/classes/Chat", "body": ["n": 3]],
+                ["method": "DELETE", "path": .string("/1/classes/Chat/\(watched)")],
+                ["method": "POST", "path": "/1/classes/Chat", "body": ["n": 4]],
+            ]
+            #expect(try await server.call("POST", "/1/batch", json: ["requests": .array(requests)]).status == 200)
+            var seen: [String] = []
+            for _ in 0..<6 {
+                let event = try await client.nextEvent()
+                seen.append("\(event.action?.rawValue ?? "-") \(event.data?["n"]?.int64Value.map(String.init) ?? "-")")
+            }
+            #expect(seen == ["updateTable 1", "updateRow 1", "updateTable 2", "updateTable 3", "deleteRow 1", "updateTable 4"])
+            #expect(try await client.expectSilence() == nil)
+        }
+    }
+
     @Test func rowsThePublicCannotReadAreNotSent() async throws {
         try await withTestServer { server in
             let (userId, _) = try await server.signUpUser("owner", password: "secret-1")

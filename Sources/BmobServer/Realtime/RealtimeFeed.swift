@@ -14,8 +14,10 @@ import Synchronization
 ///    feed skips to the journal's current head. Nothing older is replayed.
 /// 3. While the app has no listeners the feed reads nothing; commit notices are ignored.
 /// 4. Each event is rendered, checked against public read access and encoded once, then posted once to
-///    each loop with listeners for it; loops fan it out to their listeners (``RealtimeLoopIndex``).
-/// 5. Per loop, events arrive in journal order (one task reads, and `EventLoop.execute` is FIFO).
+///    each loop with listeners for it; loops fan it out to their listeners (``RealtimeLoopIndex``), a few
+///    hundred listeners per step, joining events of one key that queued up meanwhile into one write.
+/// 5. Per loop, events arrive in journal order (one task reads, and `EventLoop.execute` is FIFO), and every
+///    listener gets them in that order.
 package final class RealtimeFeed: Sendable {
     private struct State {
         /// For each key, the loops that have at least one listener for it.
@@ -163,8 +165,11 @@ package final class RealtimeFeed: Sendable {
             let frame = WebSocketFrame(opcode: .text, payload: Array(publication.packet().encoded.utf8)).encoded()
             let appId = app.applicationId
             let key = change.subscriptionKey
+            let event = RealtimeQueuedEvent(appId: appId, key: key, encodedFrame: frame)
             for index in loops {
-                index.loop.execute { index.value.deliver(appId: appId, key: key, encodedFrame: frame) }
+                index.loop.execute {
+                    if index.value.enqueue(event) { RealtimeLoopIndex.drive(index) }
+                }
             }
         }
     }
