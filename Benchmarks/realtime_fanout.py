@@ -342,7 +342,7 @@ Targets (bmob):
 The client shares the machine: at {args.rate:g} creates/s it used {bmob['client_cpu_s'] / bmob['window_seconds']:.0%} of CPU 1 over bmob's
 measured window, mostly in the kernel's receive path, and on loopback the server's CPU per delivery
 includes the kernel's TCP work for both ends of each send. `BENCH_ONLY=realtime Benchmarks/run.sh` reruns
-this benchmark alone (about 6 minutes); every round's numbers land in `Benchmarks/out/realtime_fanout.json`.
+this benchmark alone (about 10 minutes); every round's numbers land in `Benchmarks/out/realtime_fanout.json`.
 <!-- bench:realtime:end -->
 """
     replace_section(path, "realtime", section, after="data")
