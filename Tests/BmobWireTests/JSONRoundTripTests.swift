@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobTesting
 
 /// Property: encoding any value and parsing the text gives the value back (up to number kind).
 @Suite struct JSONRoundTripTests {

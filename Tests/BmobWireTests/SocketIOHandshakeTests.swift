@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobTesting
 
 /// ``SocketIOHandshake`` answers, session ids, and ``SocketIOPath`` request targets.
 @Suite struct SocketIOHandshakeTests {

@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobTesting
 
 /// ``WebSocketFrame``'s encoder on RFC 6455 §5.7's examples, at every length boundary, masked and not.
 @Suite struct WebSocketFrameTests {

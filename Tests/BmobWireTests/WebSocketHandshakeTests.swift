@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobTesting
 
 /// ``WebSocketHandshake`` on RFC 6455's example and on every way an upgrade request or response can be wrong.
 @Suite struct WebSocketHandshakeTests {

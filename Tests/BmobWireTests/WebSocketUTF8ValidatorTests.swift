@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobTesting
 
 /// ``WebSocketUTF8Validator`` against the standard library's decoder, on valid text split anywhere and on
 /// each class of malformed input.

@@ -9,6 +9,8 @@ package final class RealtimeLoopIndex {
     private final class Group {
         var listeners: [any RealtimeListener] = []
         var positions: [ObjectIdentifier: Int] = [:]
+        /// Changes with every addition and removal (see ``RealtimeRun/membershipVersion``).
+        var version = 0
     }
 
     private var groups: [String: [RealtimeSubscriptionKey: Group]] = [:]
@@ -19,10 +21,8 @@ package final class RealtimeLoopIndex {
     /// Events not yet started, from `queueHead` on.
     private var queue: [RealtimeQueuedEvent] = []
     private var queueHead = 0
-    /// The run under way: its listeners (a copy), its frames and the next listener to call.
-    private var runListeners: [any RealtimeListener] = []
-    private var runFrame: [UInt8] = []
-    private var runPosition = 0
+    /// The run under way.
+    private var run: RealtimeRun?
     /// Whether a ``drive(_:)`` is under way.
     private var driving = false
 
@@ -47,6 +47,7 @@ package final class RealtimeLoopIndex {
         }
         let id = ObjectIdentifier(listener)
         guard group.positions[id] == nil else { return false }
+        group.version &+= 1
         group.positions[id] = group.listeners.count
         group.listeners.append(listener)
         return group.listeners.count == 1
@@ -58,6 +59,7 @@ package final class RealtimeLoopIndex {
     package func remove(_ listener: any RealtimeListener, appId: String, key: RealtimeSubscriptionKey) -> Bool {
         guard let group = groups[appId]?[key], let position = group.positions.removeValue(forKey: ObjectIdentifier(listener))
         else { return false }
+        group.version &+= 1
         let last = group.listeners.removeLast()
         if position < group.listeners.count {
             group.listeners[position] = last
@@ -71,43 +73,46 @@ package final class RealtimeLoopIndex {
 
     // MARK: - Delivery
 
-    /// Queues events for delivery, in order.
+    /// Queues an event for delivery, in order. It joins the run under way when that run is for its key, no
+    /// other event waits, and the key's listeners are the ones the run began with.
     ///
     /// - Returns: whether the caller must start ``drive(_:)`` (no fan-out is under way).
     package func enqueue(_ event: RealtimeQueuedEvent) -> Bool {
+        if let run, queueHead == queue.count, run.key == event.key, run.appId == event.appId,
+            groups[event.appId]?[event.key]?.version == run.membershipVersion
+        {
+            run.append(event.encodedFrame)
+            return false
+        }
         queue.append(event)
         guard !driving else { return false }
         driving = true
         return true
     }
 
-    /// Delivers up to ``stepSize`` listener calls of the queued events.
+    /// Makes up to ``stepSize`` listener calls for the queued events.
     ///
-    /// Events go out one run at a time: consecutive queued events of one key form a run, and each listener of
-    /// the key gets the run's frames joined, in one call (one write per connection instead of one per event,
-    /// when events queued up while the loop was busy). A run reaches all its listeners before the next run
-    /// starts, so every listener sees events in queue order, also one that listens to several keys.
+    /// Events go out one run at a time (``RealtimeRun``): consecutive queued events of one key form a run, and
+    /// each listener of the key gets the frames it lacks joined into one call (one write per connection
+    /// instead of one per event, when events queued up while the loop was busy). A run reaches all its
+    /// listeners before the next run starts, so every listener sees events in queue order, also one that
+    /// listens to several keys.
     ///
     /// - Returns: whether work is left (then call again, after the loop has served other work).
     package func step() -> Bool {
         var budget = stepSize
         while budget > 0 {
-            if runPosition == runListeners.count {
-                finishRun()
+            if run?.isDone ?? true {
+                run = nil
                 guard startNextRun() else {
                     driving = false
                     return false
                 }
             }
-            let end = min(runPosition + budget, runListeners.count)
-            for position in runPosition..<end {
-                runListeners[position].realtimeEvent(encodedFrame: runFrame)
-            }
-            budget -= end - runPosition
-            runPosition = end
+            budget -= run!.walk(budget: budget)
         }
-        if runPosition == runListeners.count && queueHead == queue.count {
-            finishRun()
+        if run?.isDone ?? true, queueHead == queue.count {
+            run = nil
             queue.removeAll(keepingCapacity: true)
             queueHead = 0
             driving = false
@@ -124,30 +129,20 @@ package final class RealtimeLoopIndex {
         index.loop.execute { drive(index) }
     }
 
-    /// Lets go of the finished run's listeners and frames.
-    private func finishRun() {
-        runListeners = []
-        runFrame = []
-        runPosition = 0
-    }
-
-    /// Takes the next run from the queue; `false` when the queue is empty.
+    /// Starts a run with the next events from the queue; `false` when the queue is empty.
     private func startNextRun() -> Bool {
         while queueHead < queue.count {
             let first = queue[queueHead]
             var end = queueHead + 1
             while end < queue.count, queue[end].key == first.key, queue[end].appId == first.appId { end += 1 }
-            let run = queue[queueHead..<end]
-            let listeners = groups[first.appId]?[first.key]?.listeners
-            if listeners != nil {
-                if run.count == 1 {
-                    runFrame = first.encodedFrame
-                } else {
-                    var joined: [UInt8] = []
-                    joined.reserveCapacity(run.reduce(0) { $0 + $1.encodedFrame.count })
-                    for event in run { joined.append(contentsOf: event.encodedFrame) }
-                    runFrame = joined
-                }
+            let group = groups[first.appId]?[first.key]
+            if let group {
+                // The run walks a copy of the listeners: one may unsubscribe while it handles an event (its
+                // connection failing, say), or while the run goes on. Listeners that come meanwhile get the
+                // next run.
+                run = RealtimeRun(
+                    appId: first.appId, key: first.key, membershipVersion: group.version, listeners: group.listeners,
+                    frames: queue[queueHead..<end].map(\.encodedFrame))
             }
             queueHead = end
             if queueHead >= 64 && queueHead * 2 >= queue.count {
@@ -155,12 +150,7 @@ package final class RealtimeLoopIndex {
                 queue.removeFirst(queueHead)
                 queueHead = 0
             }
-            // A listener may unsubscribe while it handles the event (its connection failing, say), or during
-            // the run's later steps: walk a copy. Listeners that come meanwhile get the next run.
-            guard let listeners else { continue }
-            runListeners = listeners
-            runPosition = 0
-            return true
+            if group != nil { return true }
         }
         queue.removeAll(keepingCapacity: true)
         queueHead = 0

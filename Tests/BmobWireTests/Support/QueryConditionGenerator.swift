@@ -1,4 +1,5 @@
 import BmobWire
+import BmobTesting
 
 /// Pseudo-random, valid ``QueryCondition`` trees for property tests, reproducible from a seed.
 struct QueryConditionGenerator {
