@@ -315,8 +315,8 @@ create to its delivery on the last of the {args.connections:,} connections with 
 maximum latency (it includes the create's own path and the client's reads). "Server busy" is the server's CPU
 time over the measured window as a share of one core; far below 100 % while latency grows means the server
 waited for a core that other work on the machine held. bmob also runs alone at {args.rate * HIGH_RATE_FACTOR:g} creates/s,
-faster than one event's fan-out takes: events then queue on the loop and go out joined (one write per connection for
-all of a class's events queued meanwhile). The last row is bmob as deployed by default, one loop
+faster than one event's fan-out takes: an event then joins the fan-out under way, and a connection gets every
+event of the class it lacks in one write. The last row is bmob as deployed by default, one loop
 per core (`--loops 2`), with neither it nor the client pinned, sharing both cores; it is not what the
 targets are judged on, since there the client takes CPU from the server.
 VmRSS counts user-space memory only; kernel socket buffers are outside it, for both servers.
