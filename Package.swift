@@ -69,7 +69,7 @@ var targets: [Target] = [
     .executableTarget(name: "bmob-bench", dependencies: ["CSQLite", "BmobIO", "BmobWire"], path: "Benchmarks/Sources/bmob-bench"),
 
     .testTarget(name: "BmobCryptoTests", dependencies: ["BmobCrypto"]),
-    .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto", "BmobTesting"]),
+    .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto"]),
     .testTarget(name: "BmobCoreTests", dependencies: ["BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
     .testTarget(name: "BmobRealtimeTests", dependencies: ["BmobRealtime", "BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
     .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobTesting", "BmobWire", "BmobStore"]),

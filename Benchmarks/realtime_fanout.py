@@ -167,6 +167,17 @@ def run_floor(threads, frame_bytes, args):
     return floor
 
 
+def attempt(description, failures, action):
+    """Runs one measurement. One that cannot finish (say, no connection subscribed) is reported and listed in
+    `failures`, not fatal; returns its result, or None."""
+    try:
+        return action()
+    except (RuntimeError, json.JSONDecodeError, subprocess.SubprocessError) as error:
+        print(f"{description}: FAILED: {error}", flush=True)
+        failures.append(f"{description}: {str(error)[-500:]}")
+        return None
+
+
 # --- report ----------------------------------------------------------------------------------------------
 
 def busy(run):
@@ -389,12 +400,9 @@ def main():
                     rate = args.rate * HIGH_RATE_FACTOR
                 else:
                     rate = args.rate
-                try:
-                    result = run_once(kind, rate, args, workdir, f"r{round_number + 1}-{kind}-{rate_name}")
-                except (RuntimeError, json.JSONDecodeError, subprocess.SubprocessError) as error:
-                    # A run that cannot finish (say, no connection subscribed) is reported, not fatal.
-                    print(f"round {round_number + 1} {name:20} {rate:4g}/s: FAILED: {error}", flush=True)
-                    failures.append(f"round {round_number + 1}, {name} at {rate:g}/s: {str(error)[-500:]}")
+                result = attempt(f"round {round_number + 1} {name:20} {rate:4g}/s", failures,
+                                 lambda: run_once(kind, rate, args, workdir, f"r{round_number + 1}-{kind}-{rate_name}"))
+                if result is None:
                     continue
                 runs[name].append(result)
                 print(f"round {round_number + 1} {name:20} {rate:4g}/s: {result['deliveries_per_s']:9,.0f} deliveries/s, "
@@ -406,11 +414,9 @@ def main():
             frame_bytes = next((run["probe_frame_bytes"] for run in reversed(runs["bmob@same"])
                                 if run.get("probe_frame_bytes")), 300)
             for threads in (1, 2):
-                try:
-                    floor = run_floor(threads, frame_bytes, args)
-                except (RuntimeError, json.JSONDecodeError, subprocess.SubprocessError) as error:
-                    print(f"round {round_number + 1} kernel floor, {threads} thread(s): FAILED: {error}", flush=True)
-                    failures.append(f"round {round_number + 1}, kernel floor with {threads} thread(s): {str(error)[-500:]}")
+                floor = attempt(f"round {round_number + 1} kernel floor, {threads} thread(s)", failures,
+                                lambda: run_floor(threads, frame_bytes, args))
+                if floor is None:
                     continue
                 floors[threads].append(floor)
                 print(f"round {round_number + 1} kernel floor, {threads} thread(s): one write of {floor['bytes']} bytes "

@@ -1,6 +1,5 @@
 import BmobWire
 import Testing
-import BmobTesting
 
 /// The decoder reuses the previous request's fields for header lines that repeat byte for byte
 /// (`HeadTemplate`). Whatever a connection sends, each head must come out as a fresh decoder parses it.
@@ -14,7 +13,7 @@ import BmobTesting
     ]
 
     /// One request: a method line, some header lines (CRLF or bare LF endings) and the body `Content-Length` asks for.
-    static func request(_ generator: inout SeededGenerator) -> [UInt8] {
+    static func request(_ generator: inout SplitMix64) -> [UInt8] {
         var text = "POST /1/classes/T HTTP/1.1\r\n"
         var length = 0
         for _ in 0..<Int.random(in: 0...6, using: &generator) {
@@ -39,7 +38,7 @@ import BmobTesting
 
     @Test("a connection's heads equal fresh parses, however its header lines repeat", arguments: [UInt64(1), 2, 3, 4, 5])
     func sameHeadsAsAFreshDecoder(seed: UInt64) {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var connection = HTTPRequestDecoder()
         for index in 0..<200 {
             let bytes = Self.request(&generator)

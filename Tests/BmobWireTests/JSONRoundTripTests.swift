@@ -1,6 +1,5 @@
 import BmobWire
 import Testing
-import BmobTesting
 
 /// Property: encoding any value and parsing the text gives the value back (up to number kind).
 @Suite struct JSONRoundTripTests {
@@ -12,7 +11,7 @@ import BmobTesting
         ]
         + ["\u{E9}", "\u{3A9}", "\u{4F60}", "\u{2028}", "\u{FEFF}", "\u{FFFD}", "\u{1F600}", "\u{10FFFF}", "\u{301}"]
 
-    static func randomString(_ generator: inout SeededGenerator) -> String {
+    static func randomString(_ generator: inout SplitMix64) -> String {
         var string = String.UnicodeScalarView()
         for _ in 0..<Int.random(in: 0...12, using: &generator) {
             string.append(scalars.randomElement(using: &generator)!)
@@ -20,7 +19,7 @@ import BmobTesting
         return String(string)
     }
 
-    static func randomDouble(_ generator: inout SeededGenerator) -> Double {
+    static func randomDouble(_ generator: inout SplitMix64) -> Double {
         switch Int.random(in: 0..<5, using: &generator) {
         case 0: return Double.random(in: -1...1, using: &generator)
         case 1: return Double(Int.random(in: -1_000_000...1_000_000, using: &generator)) / 8
@@ -35,7 +34,7 @@ import BmobTesting
         }
     }
 
-    static func randomValue(_ generator: inout SeededGenerator, depth: Int = 0) -> JSONValue {
+    static func randomValue(_ generator: inout SplitMix64, depth: Int = 0) -> JSONValue {
         let kinds = depth >= 4 ? 5 : 7
         switch Int.random(in: 0..<kinds, using: &generator) {
         case 0: return .null
@@ -75,7 +74,7 @@ import BmobTesting
 
     @Test(arguments: [1, 2, 3, 0xB0B] as [UInt64])
     func encodeThenParseGivesTheValueBack(seed: UInt64) throws {
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         for index in 0..<100 {
             let value = Self.randomValue(&generator)
             let text = value.jsonString
@@ -86,8 +85,8 @@ import BmobTesting
     }
 
     @Test func generatorIsDeterministic() {
-        var first = SeededGenerator(seed: 42)
-        var second = SeededGenerator(seed: 42)
+        var first = SplitMix64(seed: 42)
+        var second = SplitMix64(seed: 42)
         #expect(Self.randomValue(&first) == Self.randomValue(&second))
     }
 }

@@ -1,6 +1,5 @@
 import BmobWire
 import Testing
-import BmobTesting
 
 /// ``SocketIOHandshake`` answers, session ids, and ``SocketIOPath`` request targets.
 @Suite struct SocketIOHandshakeTests {
@@ -63,12 +62,12 @@ import BmobTesting
     }
 
     @Test func madeSessionIDsAreValidAndVary() {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let first = SocketIOHandshake.makeSID(using: &generator)
         let second = SocketIOHandshake.makeSID(using: &generator)
         #expect(first.count == 24 && SocketIOHandshake.isValidSID(first))
         #expect(first != second)
-        var again = SeededGenerator(seed: 42)
+        var again = SplitMix64(seed: 42)
         #expect(SocketIOHandshake.makeSID(using: &again) == first)
     }
 

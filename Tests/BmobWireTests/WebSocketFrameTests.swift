@@ -1,6 +1,5 @@
 import BmobWire
 import Testing
-import BmobTesting
 
 /// ``WebSocketFrame``'s encoder on RFC 6455 §5.7's examples, at every length boundary, masked and not.
 @Suite struct WebSocketFrameTests {
@@ -81,7 +80,7 @@ import BmobTesting
     }
 
     @Test func randomKeysDiffer() {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let keys = (0..<8).map { _ in WebSocketMaskingKey.random(using: &generator) }
         #expect(Set(keys).count == 8)
     }

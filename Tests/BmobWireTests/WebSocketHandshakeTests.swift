@@ -1,6 +1,5 @@
 import BmobWire
 import Testing
-import BmobTesting
 
 /// ``WebSocketHandshake`` on RFC 6455's example and on every way an upgrade request or response can be wrong.
 @Suite struct WebSocketHandshakeTests {
@@ -104,7 +103,7 @@ import BmobTesting
     }
 
     @Test func clientKeysAreFreshBase64Of16Bytes() {
-        var generator = SeededGenerator(seed: 6455)
+        var generator = SplitMix64(seed: 6455)
         let first = WebSocketHandshake.makeKey(using: &generator)
         let second = WebSocketHandshake.makeKey(using: &generator)
         #expect(first != second)
@@ -115,7 +114,7 @@ import BmobTesting
     }
 
     @Test func clientRequestPassesServerCheck() throws {
-        var generator = SeededGenerator(seed: 1)
+        var generator = SplitMix64(seed: 1)
         let key = WebSocketHandshake.makeKey(using: &generator)
         let head = HTTPRequestHead(
             method: .get, target: "/", headers: WebSocketHandshake.requestHeaders(host: "h", key: key))

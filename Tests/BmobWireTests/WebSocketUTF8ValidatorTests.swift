@@ -1,6 +1,5 @@
 import BmobWire
 import Testing
-import BmobTesting
 
 /// ``WebSocketUTF8Validator`` against the standard library's decoder, on valid text split anywhere and on
 /// each class of malformed input.
@@ -54,7 +53,7 @@ import BmobTesting
                 #expect(Self.validate([bytes]) == (String(validating: bytes, as: UTF8.self) != nil))
             }
         }
-        var generator = SeededGenerator(seed: 3629)
+        var generator = SplitMix64(seed: 3629)
         let interesting: [UInt8] = [
             0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xDF, 0xE0, 0xE1, 0xED, 0xEE, 0xF0, 0xF1,
             0xF4, 0xF5, 0xFF,

@@ -1,12 +1,11 @@
 import BmobWire
-import BmobTesting
 
 /// Pseudo-random, valid ``QueryCondition`` trees for property tests, reproducible from a seed.
 struct QueryConditionGenerator {
-    private var random: SeededGenerator
+    private var random: SplitMix64
 
     init(seed: UInt64) {
-        random = SeededGenerator(seed: seed)
+        random = SplitMix64(seed: seed)
     }
 
     private static let paths = [

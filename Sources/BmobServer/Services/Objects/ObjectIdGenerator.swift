@@ -1,3 +1,4 @@
+import BmobWire
 import Synchronization
 
 /// Makes object ids the way Bmob's look: 10 lowercase hex characters (40 bits).
@@ -54,35 +55,26 @@ package struct ObjectIdGenerator: Sendable {
     /// apart (ids are not secrets, see above), and a system call per id showed up in create's profile.
     package struct AscendingState: Sendable {
         private var value: UInt64
-        private var strideState: UInt64
+        private var strides: SplitMix64
 
         /// Starts in the lower half of the range, so most runs never wrap.
         package init() {
             var system = SystemRandomNumberGenerator()
             value = UInt64.random(in: 0..<(ObjectIdGenerator.idSpace / 2), using: &system)
-            strideState = system.next()
+            strides = SplitMix64(seed: system.next())
         }
 
         /// Starts at `value`; for tests of wrapping.
         package init(startingAt value: UInt64) {
             self.value = value % ObjectIdGenerator.idSpace
             var system = SystemRandomNumberGenerator()
-            strideState = system.next()
+            strides = SplitMix64(seed: system.next())
         }
 
         /// The next id.
         package mutating func next() -> String {
-            value = (value &+ 1 &+ (nextRandom() & 4095)) % ObjectIdGenerator.idSpace
+            value = (value &+ 1 &+ (strides.next() & 4095)) % ObjectIdGenerator.idSpace
             return ObjectIdGenerator.format(value)
-        }
-
-        /// SplitMix64 (Steele, Lea and Flood), one 64-bit output per call.
-        private mutating func nextRandom() -> UInt64 {
-            strideState &+= 0x9E37_79B9_7F4A_7C15
-            var mixed = strideState
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            return mixed ^ (mixed >> 31)
         }
     }
 }
