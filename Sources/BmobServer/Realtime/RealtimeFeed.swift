@@ -15,7 +15,8 @@ import Synchronization
 /// 3. While the app has no listeners the feed reads nothing; commit notices are ignored.
 /// 4. Each event is rendered, checked against public read access and encoded once, then posted once to
 ///    each loop with listeners for it; loops fan it out to their listeners (``RealtimeLoopIndex``), a few
-///    hundred listeners per step, joining events of one key that queued up meanwhile into one write.
+///    hundred listeners per step, and an event that arrives during a fan-out of its key joins it
+///    (``RealtimeRun``): one write per listener for all the frames it lacks.
 /// 5. Per loop, events arrive in journal order (one task reads, and `EventLoop.execute` is FIFO), and every
 ///    listener gets them in that order.
 package final class RealtimeFeed: Sendable {
@@ -163,9 +164,7 @@ package final class RealtimeFeed: Sendable {
                 appKey: app.applicationId, tableName: change.tableName,
                 objectId: change.action.isRowAction ? change.objectId : "", action: change.action, data: data)
             let frame = WebSocketFrame(opcode: .text, payload: Array(publication.packet().encoded.utf8)).encoded()
-            let appId = app.applicationId
-            let key = change.subscriptionKey
-            let event = RealtimeQueuedEvent(appId: appId, key: key, encodedFrame: frame)
+            let event = RealtimeQueuedEvent(appId: app.applicationId, key: change.subscriptionKey, encodedFrame: frame)
             for index in loops {
                 index.loop.execute {
                     if index.value.enqueue(event) { RealtimeLoopIndex.drive(index) }

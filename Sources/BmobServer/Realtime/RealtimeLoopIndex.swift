@@ -1,7 +1,9 @@
 package import BmobIO
 
-/// The listeners of one event loop, by app and key. Loop-confined: the feed hands each event to every loop
-/// that has listeners for its key, once, and the loop fans it out here without any lock.
+/// The listeners of one event loop, by app and key, and the events on their way to them. Loop-confined: the
+/// feed hands each event to every loop that has listeners for its key, once, and the loop fans it out here
+/// without any lock, a step at a time (``step()``, ``drive(_:)``), so that it serves its other connections
+/// during a fan-out to many listeners.
 package final class RealtimeLoopIndex {
     /// One key's listeners: an array to walk at delivery (the hot path, once per listener per event) and
     /// positions for O(1) removal by swapping with the last. A class, so updates happen in place inside the
