@@ -26,7 +26,7 @@ import Testing
         await server.shutdown()
     }
 
-    private func connect(_ server: HTTPServer, timeout: Double = 5) throws -> RawHTTPConnection {
+    private func connect(_ server: HTTPServer, timeout: Double = RawHTTPConnection.defaultTimeout) throws -> RawHTTPConnection {
         try RawHTTPConnection(port: Int(server.localAddress.port), timeout: timeout)
     }
 

@@ -75,8 +75,9 @@ final class SocketIOTestClient: @unchecked Sendable {
 
     /// Waits `milliseconds` and fails if any packet other than a heartbeat arrives meanwhile.
     func expectSilence(milliseconds: Int = 300) async throws -> SocketIOPacket? {
+        let previous = socket.connection.timeout
         socket.connection.timeout = Double(milliseconds) / 1000
-        defer { socket.connection.timeout = 5 }
+        defer { socket.connection.timeout = previous }
         do {
             return try await nextPacket()
         } catch RawHTTPError.timeout {

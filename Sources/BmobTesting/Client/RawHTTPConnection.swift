@@ -25,9 +25,13 @@ package final class RawHTTPConnection: @unchecked Sendable {
     private var buffer: [UInt8] = []
     /// Seconds a read waits before ``RawHTTPError/timeout``.
     package var timeout: Double
+    /// The default read timeout: generous, because it only matters when something is wrong, and the whole
+    /// suite runs in parallel on two cores, where a request that hashes a password may wait several seconds
+    /// for a core (a 5 s limit once failed a correct test that way).
+    package static let defaultTimeout: Double = 20
 
     /// Connects to `host:port` (numeric IPv4). Connecting to loopback does not block.
-    package init(host: String = "127.0.0.1", port: Int, timeout: Double = 5) throws {
+    package init(host: String = "127.0.0.1", port: Int, timeout: Double = RawHTTPConnection.defaultTimeout) throws {
         self.timeout = timeout
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError.io("socket: errno \(errno)") }

@@ -24,7 +24,7 @@ package final class TestWebSocket: @unchecked Sendable {
     /// - Throws: ``TestWebSocketError/refused(_:)`` with the response when the server does not answer 101
     ///   with the right accept value.
     package static func connect(
-        port: Int, path: String, headers: [(String, String)] = [], timeout: Double = 5
+        port: Int, path: String, headers: [(String, String)] = [], timeout: Double = RawHTTPConnection.defaultTimeout
     ) async throws -> TestWebSocket {
         let connection = try RawHTTPConnection(port: port, timeout: timeout)
         let key = Base64.encodeString((0..<16).map { _ in UInt8.random(in: 0...255) })

@@ -87,7 +87,7 @@ package final class TestServer: Sendable {
     }
 
     /// A new raw connection to the server.
-    package func connect(timeout: Double = 5) throws -> RawHTTPConnection {
+    package func connect(timeout: Double = RawHTTPConnection.defaultTimeout) throws -> RawHTTPConnection {
         try RawHTTPConnection(port: port, timeout: timeout)
     }
 
