@@ -69,18 +69,18 @@ enum FanoutFloor {
         let interval = options["--interval-ms"] ?? 200
         raiseDescriptorLimit(needed: connections + 64)
 
+        // A blocking socket (BmobIO's own are non-blocking), set up with BmobIO's Posix calls.
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { fail("socket failed: errno \(errno)") }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && listen(listener, 4096) == 0
-                    && getsockname(listener, pointer, &length) == 0
-            }
+        let port: UInt16
+        do {
+            try Posix.bind(listener, to: loopback(port: 0))
+            try Posix.listen(listener, backlog: 4096)
+            port = try Posix.localAddress(listener).port
+        } catch {
+            fail("cannot listen on loopback: \(error)")
         }
-        guard bound else { fail("cannot listen on loopback: errno \(errno)") }
-        let announcement = Array("port \(UInt16(bigEndian: address.sin_port))\n".utf8)
+        let announcement = Array("port \(port)\n".utf8)
         _ = announcement.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
 
         var descriptors: [Int32] = []
@@ -141,20 +141,16 @@ enum FanoutFloor {
         } catch {
             fail("cannot make a selector: \(error)")
         }
-        var address = loopback(port: UInt16(port))
+        let address = loopback(port: UInt16(port))
         for index in 0..<connections {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-                }
-            }
-            guard descriptor >= 0, connected else { fail("connection \(index) failed: errno \(errno)") }
-            setNoDelay(descriptor)
+            guard descriptor >= 0 else { fail("socket failed: errno \(errno)") }
             do {
+                _ = try Posix.connect(descriptor, to: address)  // blocking: returns connected
+                setNoDelay(descriptor)
                 try selector.register(fd: descriptor, interest: .readable, token: UInt64(descriptor))
             } catch {
-                fail("cannot watch connection \(index): \(error)")
+                fail("connection \(index) failed: \(error)")
             }
         }
         var open = connections
@@ -192,15 +188,11 @@ enum FanoutFloor {
     }
 
     private static func setNoDelay(_ descriptor: Int32) {
-        var on: Int32 = 1
-        _ = setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        try? Posix.setOption(descriptor, level: Int32(IPPROTO_TCP), name: TCP_NODELAY, value: 1)
     }
 
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+    private static func loopback(port: UInt16) -> SocketAddress {
+        guard let address = SocketAddress(host: "127.0.0.1", port: port) else { fail("no loopback address") }
         return address
     }
 

@@ -106,21 +106,23 @@ package final class RealtimeLoopIndex {
         while budget > 0 {
             if run?.isDone ?? true {
                 run = nil
-                guard startNextRun() else {
-                    driving = false
-                    return false
-                }
+                guard startNextRun() else { return stop() }
             }
             budget -= run!.walk(budget: budget)
         }
         if run?.isDone ?? true, queueHead == queue.count {
             run = nil
-            queue.removeAll(keepingCapacity: true)
-            queueHead = 0
-            driving = false
-            return false
+            return stop()
         }
         return true
+    }
+
+    /// Ends a drive: nothing is queued or under way. Returns `false` for ``step()`` to pass on.
+    private func stop() -> Bool {
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+        driving = false
+        return false
     }
 
     /// Runs ``step()`` on the index's loop until the queue is empty, handing the loop back between steps, so
@@ -154,8 +156,6 @@ package final class RealtimeLoopIndex {
             }
             if group != nil { return true }
         }
-        queue.removeAll(keepingCapacity: true)
-        queueHead = 0
         return false
     }
 

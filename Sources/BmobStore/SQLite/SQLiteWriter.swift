@@ -180,7 +180,8 @@ final class SQLiteWriter: @unchecked Sendable {
             let transaction = SQLiteWriteTransaction(
                 connection: connection, catalog: catalog, caller: job.caller, time: configuration.clock())
             let savepoint = savepointEach || !(job.rerunnable && allRerunnable)
-            let mark = connection.changeMark
+            // Only a job without a savepoint needs to know whether its failure changed anything.
+            let mark = savepoint ? nil : connection.changeMark
             do {
                 if savepoint { try connection.run("SAVEPOINT job") }
                 try job.perform(transaction)
@@ -208,7 +209,7 @@ final class SQLiteWriter: @unchecked Sendable {
                         fail(succeeded, error, alreadyCounted: failedCount)
                         return (jobs[index...], false)
                     }
-                } else if connection.changeMark != mark {
+                } else if let mark, connection.changeMark != mark {
                     // Its changes cannot be undone alone: undo everything, and run the others again (each
                     // succeeded job here is rerunnable, or this job would have had a savepoint).
                     try? connection.run("ROLLBACK")
