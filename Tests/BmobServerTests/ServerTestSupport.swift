@@ -20,17 +20,19 @@ func withTestServer(
 }
 
 extension TestServer {
-    /// Sends a JSON request with the app's REST key (or the Master Key) and returns the response.
+    /// Sends a JSON request with the app's REST key (or the Master Key) and returns the response; `source` (a
+    /// `127.x.y.z` address) makes it come from another client address.
     func call(
         _ method: String,
         _ target: String,
         json: JSONValue? = nil,
         master: Bool = false,
-        headers extra: [(String, String)] = []
+        headers extra: [(String, String)] = [],
+        source: String? = nil
     ) async throws -> RawHTTPResponse {
         var headers = (master ? masterHeaders : appHeaders) + extra
         if json != nil { headers.append(("Content-Type", "application/json")) }
-        return try await request(method, target, headers: headers, body: json.map(\.jsonBytes))
+        return try await request(method, target, headers: headers, body: json.map(\.jsonBytes), source: source)
     }
 
     /// Signs a user up with username and password (plus `extra` fields) and returns (objectId, sessionToken).

@@ -31,10 +31,30 @@ package final class RawHTTPConnection: @unchecked Sendable {
     package static let defaultTimeout: Double = 20
 
     /// Connects to `host:port` (numeric IPv4). Connecting to loopback does not block.
-    package init(host: String = "127.0.0.1", port: Int, timeout: Double = RawHTTPConnection.defaultTimeout) throws {
+    ///
+    /// - Parameter source: the local address to connect from (numeric IPv4), e.g. `127.0.0.2`, so that a test
+    ///   can act as several clients: every `127.x.y.z` is loopback on Linux. `nil` lets the kernel choose.
+    package init(
+        host: String = "127.0.0.1", port: Int, source: String? = nil, timeout: Double = RawHTTPConnection.defaultTimeout
+    ) throws {
         self.timeout = timeout
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError.io("socket: errno \(errno)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(fd)
+                throw RawHTTPError.io("bind \(source): errno \(code)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian

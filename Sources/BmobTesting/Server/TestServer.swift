@@ -86,19 +86,22 @@ package final class TestServer: Sendable {
         [("X-Bmob-Application-Id", Self.applicationId), ("X-Bmob-Master-Key", Self.masterKey)]
     }
 
-    /// A new raw connection to the server.
-    package func connect(timeout: Double = RawHTTPConnection.defaultTimeout) throws -> RawHTTPConnection {
-        try RawHTTPConnection(port: port, timeout: timeout)
+    /// A new raw connection to the server, from `source` (a `127.x.y.z` address) when given.
+    package func connect(
+        source: String? = nil, timeout: Double = RawHTTPConnection.defaultTimeout
+    ) throws -> RawHTTPConnection {
+        try RawHTTPConnection(port: port, source: source, timeout: timeout)
     }
 
-    /// Sends one request on a new connection and reads the response.
+    /// Sends one request on a new connection (from `source`, when given) and reads the response.
     package func request(
         _ method: String,
         _ target: String,
         headers: [(String, String)] = [],
-        body: [UInt8]? = nil
+        body: [UInt8]? = nil,
+        source: String? = nil
     ) async throws -> RawHTTPResponse {
-        let connection = try connect()
+        let connection = try connect(source: source)
         try await connection.send(HTTPRequestText.make(method, target, headers: headers, body: body))
         return try await connection.readResponse()
     }
