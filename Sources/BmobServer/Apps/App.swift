@@ -31,6 +31,8 @@ package struct App: Sendable, Equatable {
     /// receives every change of every table, including objects the public may not read. Class permissions
     /// still apply.
     package var realtimeIgnoresACL: Bool
+    /// Who may create classes and roles, which `_User` fields stay private, and data size limits.
+    package var security: AppSecurity
 
     package init(
         name: String,
@@ -42,8 +44,10 @@ package struct App: Sendable, Equatable {
         dateTimeZone: String = "+00:00",
         createdAt: Int64,
         authProviders: [String: JSONValue] = [:],
-        realtimeIgnoresACL: Bool = false
+        realtimeIgnoresACL: Bool = false,
+        security: AppSecurity = AppSecurity()
     ) {
+        self.security = security
         self.authProviders = authProviders
         self.realtimeIgnoresACL = realtimeIgnoresACL
         self.name = name
@@ -79,6 +83,7 @@ package struct App: Sendable, Equatable {
             "createdAt": .int(createdAt),
             "authProviders": .object(authProviders),
             "realtimeIgnoresACL": .bool(realtimeIgnoresACL),
+            "security": security.json,
         ]
     }
 
@@ -100,7 +105,8 @@ package struct App: Sendable, Equatable {
             dateTimeZone: json["dateTimeZone"]?.stringValue ?? "+00:00",
             createdAt: json["createdAt"]?.int64Value ?? 0,
             authProviders: json["authProviders"]?.objectValue ?? [:],
-            realtimeIgnoresACL: json["realtimeIgnoresACL"]?.boolValue ?? false
+            realtimeIgnoresACL: json["realtimeIgnoresACL"]?.boolValue ?? false,
+            security: try AppSecurity(json: json["security"])
         )
     }
 }
