@@ -37,7 +37,7 @@ struct AuthDataRoutesTests {
             // Unlink.
             response = try await server.call("PUT", "/1/users/\(id)", json: ["authData": ["weibo": nil]], headers: session)
             #expect(response.status == 200)
-            let user = try await server.call("GET", "/1/users/\(id)")
+            let user = try await server.call("GET", "/1/users/\(id)", headers: session)
             #expect(user.json?["authData"]?["weibo"] == nil)
             #expect(user.json?["authData"]?["qq"] != nil)
 

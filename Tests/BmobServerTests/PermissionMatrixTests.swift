@@ -14,7 +14,8 @@ import Testing
 ///    `addField`): no rule means open; a rule lets in a caller holding one of its grantees (`*` is everyone,
 ///    `requiresAuthentication` any signed-in user, a user id that user, `role:<Name>` the members of the role).
 ///    `find` governs queries, counts and aggregates; a write that adds a field needs `addField` as well.
-///    A refusal is code 501 for the whole request, before any object is looked at.
+///    A refusal is code 501 for the whole request, before any object is looked at — except `addField` on an
+///    update, checked after the object's ACL (rule 3) so that it cannot tell a private object from a missing one.
 /// 3. **Then the object's ACL.** No ACL means public read and write; otherwise the caller needs an entry
 ///    (`*`, its user id, or `role:<Name>` of one of its roles) granting the right. A refused get, update or
 ///    delete is code 101; objects the caller may not read are absent from find results, counts and sums.
@@ -321,15 +322,15 @@ struct PermissionMatrixTests {
         case .includeByGet, .includeByFind:
             // The holder's class is open; the target must be gettable.
             return classes(.get) && aclAllows(.read, shape, caller) ? .allowed : .hidden
-        case .update, .updateAddingField, .delete:
-            let permissions: [Permission] =
-                switch cell.operation {
-                case .update: [.update]
-                case .updateAddingField: [.update, .addField]
-                default: [.delete]
-                }
-            guard permissions.allSatisfy({ classAllows($0, variant, caller) }) else { return .error(501) }
+        case .update, .delete:
+            guard classes(cell.operation == .update ? .update : .delete) else { return .error(501) }
             return aclAllows(.write, shape, caller) ? .allowed : .error(101)
+        case .updateAddingField:
+            // The ACL comes before `addField`: a refusal that needs the object must not tell a private object
+            // from a missing one.
+            guard classes(.update) else { return .error(501) }
+            guard aclAllows(.write, shape, caller) else { return .error(101) }
+            return classes(.addField) ? .allowed : .error(501)
         case .create:
             return classes(.create) ? .allowed : .error(501)
         case .createAddingField:

@@ -54,7 +54,7 @@ struct PhoneLoginTests {
             #expect(login.status == 200)
             #expect(login.json?["objectId"]?.stringValue == id)
             let users = try await server.call(
-                "GET", "/1/users?where=" + queryEncoded(#"{"mobilePhoneNumber":"\#(phone)"}"#))
+                "GET", "/1/users?where=" + queryEncoded(#"{"mobilePhoneNumber":"\#(phone)"}"#), master: true)
             #expect(users.json?["results"]?.arrayValue?.count == 1)
         }
     }

@@ -59,6 +59,7 @@ package struct AppRegistry: Sendable {
         masterKey: String? = nil,
         secretKey: String? = nil,
         authProviders: [String: JSONValue] = [:],
+        security: AppSecurity = AppSecurity(),
         now: Int64
     ) throws -> App {
         guard !name.isEmpty, name.count <= 128 else { throw ConfigurationError("name: expected 1 to 128 characters") }
@@ -69,7 +70,8 @@ package struct AppRegistry: Sendable {
             masterKey: masterKey ?? AppKeys.makeKey(),
             secretKey: secretKey ?? AppKeys.makeSecretKey(),
             createdAt: now,
-            authProviders: authProviders
+            authProviders: authProviders,
+            security: security
         )
         try AppKeys.validateKey(app.applicationId, name: "app-id")
         guard app.applicationId.utf8.allSatisfy({ $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: ".") }) else {

@@ -151,7 +151,8 @@ package final class RealtimeFeed: Sendable {
         guard !targets.isEmpty else { return }
         let permissions = await classPermissions(of: Set(targets.map(\.change.tableName)))
         let app = runtime.app
-        let renderer = ObjectRenderer(offsetSeconds: app.dateOffsetSeconds)
+        // Subscribers are anonymous: `_User` events carry only what the public may see.
+        let renderer = ObjectRenderer(offsetSeconds: app.dateOffsetSeconds, privacy: .anonymous(app.security))
         for (change, loops) in targets {
             guard let permission = permissions[change.tableName],
                 change.isVisibleToPublic(permissions: permission, ignoringACL: app.realtimeIgnoresACL)

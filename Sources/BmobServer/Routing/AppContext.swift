@@ -26,9 +26,16 @@ package struct AppContext: Sendable {
         isMaster ? "master" : frontDoor.rawValue
     }
 
-    /// How objects are rendered for this app.
+    /// How objects are rendered for this app, with `_User` objects whole (dates, and a user's own login).
     package var renderer: ObjectRenderer {
         ObjectRenderer(offsetSeconds: app.dateOffsetSeconds)
+    }
+
+    /// How objects are rendered for a caller with `scope`: `_User` objects lose what the caller may not see.
+    package func renderer(for scope: AccessScope) -> ObjectRenderer {
+        ObjectRenderer(
+            offsetSeconds: app.dateOffsetSeconds,
+            privacy: UserPrivacy(protectedFields: app.security.protectedUserFields, viewer: scope))
     }
 
     package init(

@@ -32,16 +32,25 @@ extension SQLConditionCompiler {
         }
     }
 
-    /// `$relatedTo`: the objects that `object`'s relation `key` holds.
+    /// `$relatedTo`: the objects that `object`'s relation `key` holds. With ``readers`` the owner itself must
+    /// exist and be readable by them too: listing a relation reveals what its owner holds, so a private owner's
+    /// relation lists nothing (as a missing owner's does).
     func relatedTo(_ object: PointerValue, key: String, _ scope: Scope) throws -> SQLFragment {
         try StoreError.validateFieldName(key)
-        _ = try SQLiteTableName(className: object.className)
-        return SQLFragment(
+        let ownerTable = try SQLiteTableName(className: object.className)
+        var fragment = SQLFragment(
             """
             objectId IN (SELECT targetObjectId FROM \(SQLiteTableName.relation.quoted) \
             WHERE className = ? AND objectId = ? AND key = ? AND targetClassName = ?)
             """,
             [.text(object.className), .text(object.objectId), .text(key), .text(scope.className)])
+        guard let readers else { return fragment }
+        guard classes[object.className] != nil else { return .alwaysFalse }
+        var owner = SQLFragment("EXISTS (SELECT 1 FROM \(ownerTable.quoted) WHERE objectId = ? AND ", [.text(object.objectId)])
+        owner.append(SQLQueryCompiler.readable(by: readers))
+        owner.append(")")
+        fragment = .all([fragment, owner])
+        return fragment
     }
 
     /// `objectId IN (SELECT objectId FROM "__relation" WHERE className = ? AND key = ? AND <targets>)`:

@@ -35,6 +35,7 @@ package final class TestServer: Sendable {
     ///   - clock: the server's clock.
     ///   - providers: where SMS codes and mails go (a ``RecordingMessageProvider``, say); by default the
     ///     development outbox in the data folder (read it with ``outbox()``).
+    ///   - security: the test app's security policy, when a fresh data folder gets one (defaults otherwise).
     ///   - configure: changes to the configuration (limits, timeouts, loops) before start.
     package static func start(
         dataDirectory: URL? = nil,
@@ -42,6 +43,7 @@ package final class TestServer: Sendable {
         logger: Logger = .disabled,
         providers: MessageProviders? = nil,
         authValidators: AuthDataValidators? = nil,
+        security: AppSecurity = AppSecurity(),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let directory = dataDirectory ?? FileManager.default.temporaryDirectory
@@ -61,6 +63,7 @@ package final class TestServer: Sendable {
                 masterKey: masterKey,
                 secretKey: secretKey,
                 authProviders: Dictionary(uniqueKeysWithValues: AuthPlatforms.known.map { ($0, ["type": "trust"]) }),
+                security: security,
                 now: clock.nowSeconds
             )
         }

@@ -1,15 +1,19 @@
 import BmobCore
 import BmobSDK
+import BmobServer
 import BmobStore
 import BmobTesting
 import BmobWire
 import Foundation
 
 /// One in-process server for the whole test run, with the SDK's shared client initialized against it and the
-/// SDK's files in a temporary folder.
+/// SDK's files in a temporary folder. Its app lets clients create roles (off by default), so that `BmobRole`
+/// can be used from the SDK.
 enum SDKFixture {
     private static let started = Task { () throws -> TestServer in
-        let server = try await TestServer.start()
+        var security = AppSecurity()
+        security.allowClientRoleCreation = true
+        let server = try await TestServer.start(security: security)
         BmobLocalStorage.setRoot(server.dataDirectory.appendingPathComponent("sdk-cache", isDirectory: true))
         Bmob.resetDomain(server.baseURL)
         try await Bmob.initialize(appKey: TestServer.applicationId)

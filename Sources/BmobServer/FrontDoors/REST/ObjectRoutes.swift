@@ -7,6 +7,10 @@ package enum ObjectRoutes {
     package static func register(in router: inout BmobRouter, objects: ObjectService) {
         router.app(.post, "/1/classes/:className") { request, context in
             let className = request.parameter("className")
+            // No body at all is a client mistake, not a request for an empty object (`{}` asks for one).
+            guard !request.http.body.isEmpty else {
+                throw BmobAPIError(.invalidJSON, "the body must be a JSON object; send {} for an object without fields")
+            }
             let object = try await objects.create(className: className, body: try request.jsonObjectBody(), context: context)
             // Written directly, keys in the sorted order every response uses: the busiest write answer builds no
             // dictionary.
@@ -47,14 +51,10 @@ package enum ObjectRoutes {
         text.split(separator: ",").map { $0.trimmingSpaces() }.filter { !$0.isEmpty }
     }
 
-    /// The `Location` of a created object: the request's own host, so it works behind any domain.
+    /// The `Location` of a created object: on the configured public URL, else a path relative to the request
+    /// (never built from the request's `Host` header, which the client chooses).
     private static func location(_ request: BmobRequest, className: String, objectId: String) -> String {
-        let configuration = request.server.configuration
-        if let publicURL = configuration.publicURL {
-            return joined([publicURL, "/1/classes/", className, "/", objectId])
-        }
-        let host = request.http.headers["Host"] ?? "\(configuration.host):\(configuration.port)"
-        return joined(["http://", host, "/1/classes/", className, "/", objectId])
+        joined([request.server.configuration.publicURL ?? "", "/1/classes/", className, "/", objectId])
     }
 
     /// The pieces in one string, copied into one allocation: `+=` grew the string piece by piece, about

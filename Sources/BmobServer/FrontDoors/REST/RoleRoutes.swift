@@ -35,11 +35,9 @@ package enum RoleRoutes {
         }
     }
 
-    /// The `Location` of a created role, on the server's public URL or the request's own host.
+    /// The `Location` of a created role: on the configured public URL, else a relative path (never from the
+    /// client's `Host` header).
     private static func location(_ request: BmobRequest, objectId: String) -> String {
-        let host =
-            request.http.headers["Host"] ?? "\(request.server.configuration.host):\(request.server.configuration.port)"
-        let base = request.server.configuration.publicURL ?? "http://\(host)"
-        return "\(base)/1/roles/\(objectId)"
+        "\(request.server.configuration.publicURL ?? "")/1/roles/\(objectId)"
     }
 }

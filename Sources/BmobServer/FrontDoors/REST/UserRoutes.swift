@@ -86,9 +86,10 @@ package enum UserRoutes {
         }
     }
 
-    /// A logged-in user as Bmob answers login: every field (never the password) plus `sessionToken`.
+    /// A logged-in user as Bmob answers login: every field (never the password; of `authData` only the linked
+    /// ids) plus `sessionToken`.
     package static func rendered(_ login: UserService.Login, _ context: AppContext) -> JSONValue {
-        var members = context.renderer.render(login.user)
+        var members = context.renderer(for: .grantees(["*", login.user.objectId])).render(login.user)
         members["sessionToken"] = .string(login.sessionToken)
         return .object(members)
     }

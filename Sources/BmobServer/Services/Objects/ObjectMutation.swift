@@ -118,9 +118,9 @@ package struct ObjectMutation {
                 return amount
             case .int(let base)?:
                 if case .int(let step) = amount, case (let sum, false) = base.addingReportingOverflow(step) { return .int(sum) }
-                return .double(Double(base) + (amount.doubleValue ?? 0))
+                return try finite(Double(base) + (amount.doubleValue ?? 0), field: field)
             case .double(let base)?:
-                return .double(base + (amount.doubleValue ?? 0))
+                return try finite(base + (amount.doubleValue ?? 0), field: field)
             case let other?:
                 throw mismatch(field, expected: "Number", got: other)
             }
@@ -144,6 +144,15 @@ package struct ObjectMutation {
         case .addRelation, .removeRelation:
             return current
         }
+    }
+
+    /// A sum as a JSON number. JSON has no infinity, so a sum that overflows to ±inf would be stored as `null`:
+    /// the write is refused instead (301) and the field keeps its value.
+    private static func finite(_ sum: Double, field: String) throws(BmobAPIError) -> JSONValue {
+        guard sum.isFinite else {
+            throw BmobAPIError(.validationFailed, "Increment on key '\(field)' would overflow the range of a number")
+        }
+        return .double(sum)
     }
 
     private static func check(_ field: String, known: FieldSchema?, wanted: FieldSchema) throws(BmobAPIError) {

@@ -2,13 +2,18 @@ package import BmobStore
 package import BmobWire
 
 /// Turns stored objects into the JSON clients see: fields plus `objectId`, `createdAt`, `updatedAt` (as
-/// `YYYY-MM-DD HH:MM:SS` in the app's output zone, UTC by default) and `ACL` when set.
+/// `YYYY-MM-DD HH:MM:SS` in the app's output zone, UTC by default) and `ACL` when set. `_User` objects are
+/// redacted for the viewer (``UserPrivacy``) when the renderer has one.
 package struct ObjectRenderer: Sendable {
     /// Seconds east of UTC for dates in responses.
     package var offsetSeconds: Int
+    /// Who sees `_User` objects, and what is hidden from them; `nil` renders users whole (the master key, or
+    /// a user's own login answer).
+    package var privacy: UserPrivacy?
 
-    package init(offsetSeconds: Int = 0) {
+    package init(offsetSeconds: Int = 0, privacy: UserPrivacy? = nil) {
         self.offsetSeconds = offsetSeconds
+        self.privacy = privacy
     }
 
     /// A date in responses.
@@ -34,6 +39,7 @@ package struct ObjectRenderer: Sendable {
         members["createdAt"] = .string(date(object.createdAt))
         members["updatedAt"] = .string(date(object.updatedAt))
         if let acl = object.acl, keys?.contains("ACL") ?? true { members["ACL"] = acl }
+        if let privacy, object.className == "_User" { privacy.redact(&members, objectId: object.objectId) }
         return members
     }
 

@@ -41,23 +41,29 @@ package struct ObjectService: Sendable {
         let scope = try await access.scope(context)
         let now = clock.nowMilliseconds()
         let ids = self.ids
+        let security = context.app.security
         return try await Self.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription, rerunnable: true) { transaction in
                 try ClassPermissions.check(.create, className: className, scope: scope, transaction: transaction)
-                return try Self.insert(className: className, body: body, now: now, ids: ids, scope: scope, transaction: transaction)
+                return try Self.insert(
+                    className: className, body: body, now: now, ids: ids, scope: scope, security: security,
+                    transaction: transaction)
             }
         }
     }
 
     /// Creates an object inside a write the caller runs (the user service adds its own rows to the same
-    /// transaction). No class rules are checked here.
+    /// transaction). No class rules are checked here, but the schema rules of ``SchemaGrowth`` are: `security`
+    /// limits the object and the class (`nil`: no limits, for the server's own writes).
     package static func insert(
         className: String, body: [String: JSONValue], now: Int64, ids: ObjectIdGenerator, scope: AccessScope = .master,
-        transaction: any StoreWriteTransaction
+        security: AppSecurity? = nil, transaction: any StoreWriteTransaction
     ) throws -> StoredObject {
+        if let security { try SchemaGrowth.checkBody(body, security) }
         let knownSchema = try transaction.schema(className: className)
         let mutation = try ObjectMutation(body: body, fields: [:], knownSchema: knownSchema)
-        try checkNewFields(mutation, knownSchema, className: className, scope: scope, transaction: transaction)
+        try SchemaGrowth.check(
+            mutation, knownSchema, className: className, scope: scope, security: security, transaction: transaction)
         try transaction.recordFields(className: className, fields: mutation.schema)
         var object = StoredObject(
             className: className, objectId: ids.make(), createdAt: now, updatedAt: now,
@@ -85,28 +91,34 @@ package struct ObjectService: Sendable {
         try Self.validateWritable(className)
         let scope = try await access.scope(context)
         let now = clock.nowMilliseconds()
+        let security = context.app.security
         return try await Self.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription, rerunnable: true) { transaction in
                 try ClassPermissions.check(.update, className: className, scope: scope, transaction: transaction)
                 return try Self.update(
-                    className: className, objectId: objectId, body: body, now: now, scope: scope, transaction: transaction)
+                    className: className, objectId: objectId, body: body, now: now, scope: scope, security: security,
+                    transaction: transaction)
             }
         }
     }
 
-    /// Applies a body to an existing object inside a write the caller runs. No class rules are checked here.
+    /// Applies a body to an existing object inside a write the caller runs. No class rules are checked here;
+    /// `security` limits the object and the class as for ``insert(className:body:now:ids:scope:security:transaction:)``.
     package static func update(
         className: String, objectId: String, body: [String: JSONValue], now: Int64, scope: AccessScope = .master,
-        transaction: any StoreWriteTransaction
+        security: AppSecurity? = nil, transaction: any StoreWriteTransaction
     ) throws -> StoredObject {
-        guard var object = try transaction.fetch(className: className, objectId: objectId) else {
+        if let security { try SchemaGrowth.checkBody(body, security) }
+        // The object's ACL first (101, as for a missing object): a refusal that depends on the object, such as
+        // `addField`, must not tell a private object from a missing one.
+        guard var object = try transaction.fetch(className: className, objectId: objectId), scope.canWrite(object.acl)
+        else {
             throw BmobAPIError.objectNotFound(objectId)
         }
         let knownSchema = try transaction.schema(className: className)
         let mutation = try ObjectMutation(body: body, fields: object.fields, knownSchema: knownSchema)
-        // Class permissions first (501), then the object's ACL (101, as for a missing object).
-        try checkNewFields(mutation, knownSchema, className: className, scope: scope, transaction: transaction)
-        guard scope.canWrite(object.acl) else { throw BmobAPIError.objectNotFound(objectId) }
+        try SchemaGrowth.check(
+            mutation, knownSchema, className: className, scope: scope, security: security, transaction: transaction)
         try transaction.recordFields(className: className, fields: mutation.schema)
         object.fields = mutation.fields
         if let acl = mutation.acl { object.acl = acl }
@@ -137,7 +149,7 @@ package struct ObjectService: Sendable {
     package func get(className: String, objectId: String, include: [String], keys: [String]?, context: AppContext) async throws -> JSONValue {
         try Self.validateClassName(className)
         let scope = try await access.scope(context)
-        let renderer = context.renderer
+        let renderer = context.renderer(for: scope)
         return try await Self.mapStoreErrors {
             try await context.store.read { transaction in
                 try ClassPermissions.check(.get, className: className, scope: scope, transaction: transaction)
@@ -205,17 +217,6 @@ package struct ObjectService: Sendable {
             &target, segments: segments.dropFirst(), scope: scope, renderer: renderer, transaction: transaction,
             depth: depth + 1)
         object[segment.field] = .object(target)
-    }
-
-    /// 501 when the write adds fields the class does not have yet and its permissions do not allow `addField`.
-    private static func checkNewFields(
-        _ mutation: ObjectMutation, _ knownSchema: [String: FieldSchema], className: String, scope: AccessScope,
-        transaction: any StoreWriteTransaction
-    ) throws {
-        guard case .grantees = scope, mutation.schema.keys.contains(where: { knownSchema[$0] == nil }) else { return }
-        // A class's first write creates it; only an existing class's permissions can forbid new fields.
-        guard try transaction.classNames().contains(className) else { return }
-        try ClassPermissions.check(.addField, className: className, scope: scope, transaction: transaction)
     }
 
     /// 101 when the object does not exist or its ACL does not let `scope` write it (the same answer, so that

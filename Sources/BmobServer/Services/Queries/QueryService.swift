@@ -2,7 +2,8 @@ import BmobStore
 package import BmobWire
 
 /// Finding, counting and aggregating objects: the behaviour behind REST `GET /1/classes/<C>`, `/1/cloudQuery`
-/// and the native protocol's `find` and `cloud_query`.
+/// and the native protocol's `find` and `cloud_query`. Every query, with its sub-queries, is authorized by
+/// ``QueryAuthorization`` before it runs.
 package struct QueryService: Sendable {
     /// Whose ACLs apply: results hold only objects the caller may read.
     package let access: AccessControl
@@ -24,18 +25,21 @@ package struct QueryService: Sendable {
         var scoped = query
         scoped.readers = scope.readers
         let query = scoped
-        let renderer = context.renderer
-        if query.aggregation == nil, query.keys == nil, query.include.isEmpty, renderer.offsetSeconds == 0 {
+        let renderer = context.renderer(for: scope)
+        let privacy = renderer.privacy ?? UserPrivacy(protectedFields: [], viewer: scope)
+        // Users need rendering (``UserPrivacy``) unless the master key asks.
+        let rendersUsers = query.className == UserService.className && scope != .master
+        if query.aggregation == nil, query.keys == nil, query.include.isEmpty, renderer.offsetSeconds == 0, !rendersUsers {
             return try await ObjectService.mapStoreErrors {
                 try await context.store.read { transaction in
-                    try ClassPermissions.check(.find, className: query.className, scope: scope, transaction: transaction)
+                    try QueryAuthorization.check(query, scope: scope, privacy: privacy, transaction: transaction)
                     let documents = query.limit > 0 ? try transaction.findDocuments(query) : []
                     let count = query.count ? try transaction.count(query) : nil
                     return Self.encode(documents, count: count, renderer: renderer)
                 }
             }
         }
-        return try await findValues(query, scope: scope, renderer: renderer, context: context).jsonBytes
+        return try await findValues(query, scope: scope, privacy: privacy, renderer: renderer, context: context).jsonBytes
     }
 
     /// Runs a BQL statement (REST `/1/cloudQuery`, native `cloud_query`) and answers as ``find(_:context:)``;
@@ -92,10 +96,12 @@ package struct QueryService: Sendable {
         return output
     }
 
-    private func findValues(_ query: FindQuery, scope: AccessScope, renderer: ObjectRenderer, context: AppContext) async throws -> JSONValue {
+    private func findValues(
+        _ query: FindQuery, scope: AccessScope, privacy: UserPrivacy, renderer: ObjectRenderer, context: AppContext
+    ) async throws -> JSONValue {
         try await ObjectService.mapStoreErrors {
             try await context.store.read { transaction in
-                try ClassPermissions.check(.find, className: query.className, scope: scope, transaction: transaction)
+                try QueryAuthorization.check(query, scope: scope, privacy: privacy, transaction: transaction)
                 if query.aggregation != nil {
                     return ["results": .array(try transaction.aggregate(query).map(JSONValue.object))]
                 }

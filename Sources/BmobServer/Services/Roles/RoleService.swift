@@ -16,7 +16,9 @@ package import BmobWire
 ///   change or delete it. Any break of these rules is 139.
 /// - **Members.** `users` and `roles` change only through `AddRelation` / `RemoveRelation` with pointers to
 ///   `_User` and `_Role` respectively (111 otherwise).
-/// - **Creating** is open to any caller with a valid app key, as for any class without class permissions.
+/// - **Creating** needs the master key unless the app's ``AppSecurity/allowClientRoleCreation`` is on (501
+///   otherwise), as roles are made by the developer in Bmob's console: a client that could create roles
+///   could make `admin` beside `Admin` and put users in it. Names are unique regardless of case.
 /// - **Changing and deleting** need the master key, or a caller to whom the role's own `ACL` grants `write`
 ///   (through `*`, the session's user id, or one of the user's roles), as in Parse. A role without an ACL is
 ///   public: anyone may change or delete it, so give roles an ACL. A caller without write access gets 101
@@ -71,17 +73,26 @@ package struct RoleService: Sendable {
     /// - Throws: ``BmobAPIError`` 139 for a missing, invalid or taken name; 111 for `users`/`roles` values that
     ///   are not relation operators on `_User`/`_Role`; the errors of any object create (105, 106, 107 …).
     package func create(body: [String: JSONValue], context: AppContext) async throws -> StoredObject {
+        guard context.isMaster || context.app.security.allowClientRoleCreation else {
+            throw BmobAPIError(
+                .forbidden, "roles can be created only with the master key (the app's allowClientRoleCreation is off)")
+        }
         let name = try Self.validateNewName(body["name"])
         try Self.validateMembers(body)
         let now = clock.nowMilliseconds()
         let ids = self.ids
+        let security = context.app.security
         return try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
-                guard try Self.role(named: name, transaction: transaction) == nil else {
-                    throw BmobAPIError(.invalidRoleName, "duplicate role name: \(name)")
+                if let existing = try Self.role(named: name, transaction: transaction) {
+                    let taken = existing.fields["name"]?.stringValue ?? name
+                    throw BmobAPIError(
+                        .invalidRoleName,
+                        taken == name ? "duplicate role name: \(name)" : "duplicate role name: \(name) (the role \(taken) exists)")
                 }
                 return try ObjectService.insert(
-                    className: Self.className, body: body, now: now, ids: ids, transaction: transaction)
+                    className: Self.className, body: body, now: now, ids: ids, security: security,
+                    transaction: transaction)
             }
         }
     }
@@ -95,6 +106,7 @@ package struct RoleService: Sendable {
         try Self.validateMembers(body)
         let caller = try await writer(context)
         let now = clock.nowMilliseconds()
+        let security = context.app.security
         return try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
                 let role = try Self.writableRole(objectId, caller: caller, transaction: transaction)
@@ -104,7 +116,8 @@ package struct RoleService: Sendable {
                     }
                 }
                 return try ObjectService.update(
-                    className: Self.className, objectId: objectId, body: body, now: now, transaction: transaction)
+                    className: Self.className, objectId: objectId, body: body, now: now, security: security,
+                    transaction: transaction)
             }
         }
     }
@@ -168,10 +181,12 @@ package struct RoleService: Sendable {
         return AccessScope.grantees(grantees).canWrite(acl)
     }
 
-    /// The role called `name`, if there is one.
+    /// The role called `name` in any case (`admin` finds `Admin`), if there is one. Names hold only letters,
+    /// digits, spaces, `-` and `_` (``isValidName(_:)``), none of them special in a pattern.
     private static func role(named name: String, transaction: any StoreReadTransaction) throws -> StoredObject? {
         let query = FindQuery(
-            className: className, condition: .field(path: "name", constraints: [.equalTo(.string(name))]), limit: 1)
+            className: className,
+            condition: .field(path: "name", constraints: [.matchesRegex(pattern: "^\(name)$", options: "i")]), limit: 1)
         return try transaction.find(query).first
     }
 

@@ -1,8 +1,9 @@
 import BmobStore
 package import BmobWire
 
-/// Class schemas for `/1/schemas` (Master Key only): field types from the registry, declared indexes, and
-/// changes to both.
+/// Class schemas for `/1/schemas` and the native `schemas` call: field types from the registry, declared
+/// indexes, and changes to both. Master Key only, on every door (401 otherwise): a schema lists every field
+/// and permission of the app.
 ///
 /// A schema is `{"className", "fields": {"name": {"type": "String"}, "owner": {"type": "Pointer",
 /// "targetClass": "_User"}}, "indexes": [["score"], ["team", "-score"]]}`; the system fields (`objectId`,
@@ -22,8 +23,11 @@ package struct SchemaService: Sendable {
     }
 
     /// Every class's schema.
+    ///
+    /// - Throws: ``BmobAPIError/unauthorized`` without the master key.
     package func all(context: AppContext) async throws -> JSONValue {
-        try await ObjectService.mapStoreErrors {
+        try Self.requireMaster(context)
+        return try await ObjectService.mapStoreErrors {
             try await context.store.read { transaction in
                 var results: [JSONValue] = []
                 for className in try transaction.classNames() {
@@ -38,6 +42,7 @@ package struct SchemaService: Sendable {
     ///
     /// - Throws: ``BmobAPIError`` 103 for an unknown or invalid class.
     package func get(className: String, context: AppContext) async throws -> JSONValue {
+        try Self.requireMaster(context)
         try ObjectService.validateClassName(className)
         return try await ObjectService.mapStoreErrors {
             try await context.store.read { transaction in
@@ -54,16 +59,20 @@ package struct SchemaService: Sendable {
     ///
     /// - Throws: ``BmobAPIError`` 103 (class), 105 (field names), 107 (types), 111 (a field that has another type).
     package func update(className: String, body: [String: JSONValue], create: Bool, context: AppContext) async throws -> JSONValue {
+        try Self.requireMaster(context)
         try ObjectService.validateClassName(className)
         if let named = body["className"]?.stringValue, named != className {
             throw BmobAPIError(.invalidClassName, "className in the body does not match the path")
         }
         let changes = try SchemaChanges(body)
+        let security = context.app.security
         return try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
                 let exists = try transaction.classNames().contains(className)
                 if create, exists { throw BmobAPIError(.invalidClassName, "class \(className) already exists") }
                 if !create, !exists { throw BmobAPIError(.invalidClassName, "class \(className) does not exist") }
+                try SchemaGrowth.checkSchemaChange(
+                    className: className, adding: changes.fields, security: security, transaction: transaction)
                 // Recording (even no fields) creates the class.
                 try transaction.recordFields(className: className, fields: changes.fields)
                 for field in changes.removedFields {
@@ -89,6 +98,7 @@ package struct SchemaService: Sendable {
     ///
     /// - Throws: ``BmobAPIError`` 103 for an unknown class, or one that still holds objects.
     package func delete(className: String, context: AppContext) async throws {
+        try Self.requireMaster(context)
         try ObjectService.validateClassName(className)
         try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
@@ -101,6 +111,10 @@ package struct SchemaService: Sendable {
                 try transaction.dropClass(className: className)
             }
         }
+    }
+
+    private static func requireMaster(_ context: AppContext) throws(BmobAPIError) {
+        guard context.isMaster else { throw BmobAPIError.unauthorized }
     }
 
     static func schema(_ className: String, transaction: any StoreReadTransaction) throws -> JSONValue {

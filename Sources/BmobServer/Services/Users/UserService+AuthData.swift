@@ -3,8 +3,9 @@ import BmobStore
 package import BmobWire
 
 extension UserService {
-    /// The validated identity of one platform's login data, ready to store as `authData.<platform>` with the
-    /// account id under `id`; `nil` data unlinks the platform.
+    /// The validated identity of one platform's login data, ready to store as `authData.<platform>`: only the
+    /// account id, under `id` (`nil` data unlinks the platform). The tokens that proved it are checked and
+    /// dropped: login needs the id alone, and a stored token is a secret anyone who can read the user could use.
     package struct AuthLink: Sendable {
         package var platform: String
         package var data: [String: JSONValue]?
@@ -40,7 +41,13 @@ extension UserService {
         let newUser = userFields
         let (user, created) = try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
-                if let existing = try Self.linkedUser(platform: platform, accountId: accountId, transaction: transaction) {
+                if var existing = try Self.linkedUser(platform: platform, accountId: accountId, transaction: transaction) {
+                    // Links stored before tokens were dropped still hold them: keep the ids only.
+                    if let stored = existing.fields["authData"], stored != UserPrivacy.linkedIds(stored) {
+                        existing = try ObjectService.update(
+                            className: Self.className, objectId: existing.objectId,
+                            body: ["authData": UserPrivacy.linkedIds(stored)], now: now, transaction: transaction)
+                    }
                     try transaction.insertSession(session(existing.objectId))
                     return (existing, false)
                 }
@@ -68,11 +75,10 @@ extension UserService {
             switch data {
             case .null:
                 links.append(AuthLink(platform: platform, data: nil, accountId: nil))
-            case .object(var members):
+            case .object(let members):
                 let validator = try validators.validator(platform: platform, app: context.app)
                 let accountId = try await validator.validate(platform: platform, authData: members)
-                members["id"] = .string(accountId)
-                links.append(AuthLink(platform: platform, data: members, accountId: accountId))
+                links.append(AuthLink(platform: platform, data: ["id": .string(accountId)], accountId: accountId))
             default:
                 throw BmobAPIError(.authDataError, "authData.\(platform) must be an object or null")
             }
