@@ -5,10 +5,11 @@ import BmobWire
 extension PermissionMatrixTests {
     /// The data behind the matrix, built over REST: three users, the roles, one class per ``ClassVariant``
     /// holding one object per ``ACLShape`` (plus, for the write test, one disposable copy per caller to
-    /// delete), a holder in the open class `PermHolder` pointing at each object, and the class permissions,
-    /// set last with the master key. Probes send one cell's request and turn the answer into an ``Outcome``.
+    /// delete), a holder in the open class `PermHolder` pointing at each object, one `PermTarget` object in
+    /// every base object's relation `members`, and the class permissions, set last with the master key. Probes send one cell's request and turn the answer into an ``Outcome``.
     struct Fixture {
         static let holderClass = "PermHolder"
+        static let targetClass = "PermTarget"
         static let badToken = "permbadtoken00000000000000000000"
 
         let server: TestServer
@@ -20,6 +21,8 @@ extension PermissionMatrixTests {
         var holders: [ClassVariant: String] = [:]
         /// Copies to delete, per class, shape and caller (write test only).
         var copies: [ClassVariant: [ACLShape: [Caller: String]]] = [:]
+        /// The `PermTarget` object each base object's relation `members` holds.
+        var target = ""
 
         static func build(_ server: TestServer, copiesForDelete: Bool) async throws -> Fixture {
             var fixture = Fixture(server: server)
@@ -33,9 +36,19 @@ extension PermissionMatrixTests {
                 fixture.tokens[person] = token
             }
             try await fixture.createRoles()
+            fixture.target = try await fixture.createWithMaster(Self.targetClass, [["kind": "target"]])[0]
+            let members: JSONValue = [
+                "__op": "AddRelation",
+                "objects": [["__type": "Pointer", "className": .string(Self.targetClass), "objectId": .string(fixture.target)]],
+            ]
             for variant in ClassVariant.allCases {
                 let bases = try await fixture.createWithMaster(
-                    variant.className, ACLShape.allCases.map { fixture.body($0, kind: "base", n: 1 << $0.rawValue) })
+                    variant.className,
+                    ACLShape.allCases.map { shape in
+                        var body = fixture.body(shape, kind: "base", n: 1 << shape.rawValue).objectValue ?? [:]
+                        body["members"] = members
+                        return .object(body)
+                    })
                 fixture.objects[variant] = Dictionary(uniqueKeysWithValues: zip(ACLShape.allCases, bases))
                 if copiesForDelete {
                     let pairs = ACLShape.allCases.flatMap { shape in Caller.allCases.map { (shape, $0) } }
@@ -319,6 +332,57 @@ extension PermissionMatrixTests {
                     case "Object" where value?["objectId"]?.stringValue == id && value?["kind"] == "base": .allowed
                     case "Pointer" where value?["objectId"]?.stringValue == id: .hidden
                     default: .unexpected("pointer field: \(value?.jsonString ?? "missing")")
+                    }
+            }
+            return outcomes
+        }
+
+        /// Which holders `$inQuery` (or `$select` of `objectId`) finds through its pointer to each object.
+        func subQuery(_ variant: ClassVariant, _ caller: Caller, select: Bool) async throws -> [ACLShape: Outcome] {
+            var outcomes: [ACLShape: Outcome] = [:]
+            let inner: JSONValue = ["className": .string(variant.className), "where": ["kind": "base"]]
+            for shape in ACLShape.allCases {
+                let constraint: JSONValue =
+                    select ? ["$select": ["query": inner, "key": "objectId"]] : ["$inQuery": inner]
+                let filter: JSONValue = [
+                    "variant": .string(variant.rawValue), Self.pointerField(variant, shape): constraint,
+                ]
+                let response = try await call(
+                    caller, "GET", "/1/classes/\(Self.holderClass)?" + Self.query([("where", filter.jsonString)]))
+                guard response.status == 200, let results = response.json?["results"]?.arrayValue else {
+                    outcomes[shape] = Self.outcome(response, success: -1)
+                    continue
+                }
+                outcomes[shape] =
+                    switch results.compactMap({ $0["objectId"]?.stringValue }) {
+                    case [holders[variant] ?? ""]: .allowed
+                    case []: .hidden
+                    default: .unexpected("holders: \(response.text)")
+                    }
+            }
+            return outcomes
+        }
+
+        /// Whether `$relatedTo` each object's `members` lists the target.
+        func relatedTo(_ variant: ClassVariant, _ caller: Caller) async throws -> [ACLShape: Outcome] {
+            var outcomes: [ACLShape: Outcome] = [:]
+            for shape in ACLShape.allCases {
+                let owner: JSONValue = [
+                    "__type": "Pointer", "className": .string(variant.className),
+                    "objectId": .string(objects[variant]?[shape] ?? ""),
+                ]
+                let filter: JSONValue = ["$relatedTo": ["object": owner, "key": "members"]]
+                let response = try await call(
+                    caller, "GET", "/1/classes/\(Self.targetClass)?" + Self.query([("where", filter.jsonString)]))
+                guard response.status == 200, let results = response.json?["results"]?.arrayValue else {
+                    outcomes[shape] = Self.outcome(response, success: -1)
+                    continue
+                }
+                outcomes[shape] =
+                    switch results.compactMap({ $0["objectId"]?.stringValue }) {
+                    case [target]: .allowed
+                    case []: .hidden
+                    default: .unexpected("targets: \(response.text)")
                     }
             }
             return outcomes

@@ -24,6 +24,10 @@ import Testing
 /// 5. **Include** expands a pointer only to an object the caller could get by its id (class `get`
 ///    permission and ACL `read`); otherwise the pointer stays a pointer and the holder is still answered.
 /// 6. **A bad session token** is no session: the caller is anonymous.
+/// 7. **Sub-queries run as if the caller ran them directly.** `$inQuery` and `$select` into a class need its
+///    `find` permission, or the whole query fails with 501; inside, objects the caller may not read match
+///    nothing. `$relatedTo` names its owner by id: it needs the owner class's `get` permission (501), and an
+///    owner the caller may not read lists nothing.
 @Suite("Permission matrix")
 struct PermissionMatrixTests {
     // MARK: - Dimensions
@@ -216,6 +220,12 @@ struct PermissionMatrixTests {
         case includeByGet
         /// Whether `GET /1/classes/PermHolder?include=…` expands the pointer to the object.
         case includeByFind
+        /// Whether the holder is found by `$inQuery` on its pointer to the object.
+        case inQuery
+        /// Whether the holder is found by `$select` of the object's `objectId`.
+        case select
+        /// Whether `$relatedTo` the object (its relation `members`) lists the one `PermTarget` it holds.
+        case relatedTo
         /// `PUT` incrementing a known field.
         case update
         /// `PUT` setting a field the class does not have yet.
@@ -227,7 +237,9 @@ struct PermissionMatrixTests {
         /// `DELETE` of a copy of the object.
         case delete
 
-        static let reads: [Operation] = [.get, .find, .count, .aggregate, .includeByGet, .includeByFind]
+        static let reads: [Operation] = [
+            .get, .find, .count, .aggregate, .includeByGet, .includeByFind, .inQuery, .select, .relatedTo,
+        ]
         static let writes: [Operation] = [.update, .updateAddingField, .create, .createAddingField, .delete]
     }
 
@@ -322,6 +334,14 @@ struct PermissionMatrixTests {
         case .includeByGet, .includeByFind:
             // The holder's class is open; the target must be gettable.
             return classes(.get) && aclAllows(.read, shape, caller) ? .allowed : .hidden
+        case .inQuery, .select:
+            // The holder's class is open; the sub-query must be a find the caller may run.
+            guard classes(.find) else { return .error(501) }
+            return aclAllows(.read, shape, caller) ? .allowed : .hidden
+        case .relatedTo:
+            // The target's class is open; the owner is named by id, like a get.
+            guard classes(.get) else { return .error(501) }
+            return aclAllows(.read, shape, caller) ? .allowed : .hidden
         case .update, .delete:
             guard classes(cell.operation == .update ? .update : .delete) else { return .error(501) }
             return aclAllows(.write, shape, caller) ? .allowed : .error(101)
@@ -368,7 +388,7 @@ struct PermissionMatrixTests {
 
     // MARK: - The matrix
 
-    @Test("reads: get, find, count, aggregate and include, for every class, ACL and caller")
+    @Test("reads: get, find, count, aggregate, include and sub-queries, for every class, ACL and caller")
     func reads() async throws {
         try await withTestServer { server in
             let fixture = try await Fixture.build(server, copiesForDelete: false)
@@ -381,6 +401,9 @@ struct PermissionMatrixTests {
                     let summed = try await fixture.sum(variant, caller)
                     let includedByGet = try await fixture.include(variant, caller, byFind: false)
                     let includedByFind = try await fixture.include(variant, caller, byFind: true)
+                    let inQuery = try await fixture.subQuery(variant, caller, select: false)
+                    let selected = try await fixture.subQuery(variant, caller, select: true)
+                    let related = try await fixture.relatedTo(variant, caller)
                     for shape in ACLShape.allCases {
                         func cell(_ operation: Operation) -> Cell {
                             Cell(variant: variant, shape: shape, caller: caller, operation: operation)
@@ -391,11 +414,14 @@ struct PermissionMatrixTests {
                         checker.check(cell(.aggregate), summed[shape] ?? .unexpected("not probed"))
                         checker.check(cell(.includeByGet), includedByGet[shape] ?? .unexpected("not probed"))
                         checker.check(cell(.includeByFind), includedByFind[shape] ?? .unexpected("not probed"))
+                        checker.check(cell(.inQuery), inQuery[shape] ?? .unexpected("not probed"))
+                        checker.check(cell(.select), selected[shape] ?? .unexpected("not probed"))
+                        checker.check(cell(.relatedTo), related[shape] ?? .unexpected("not probed"))
                     }
                 }
             }
             #expect(checker.checked == Self.triples.count * Operation.reads.count)
-            #expect(checker.checked == 2160)
+            #expect(checker.checked == 3240)
         }
     }
 

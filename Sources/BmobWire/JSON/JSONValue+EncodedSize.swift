@@ -29,15 +29,16 @@ extension JSONValue {
         case .string(let value):
             total += Self.stringLength(value)
         case .array(let elements):
-            total += 2 + max(0, elements.count - 1)
-            for element in elements {
+            total += 2
+            for (offset, element) in elements.enumerated() {
+                if offset > 0 { total += 1 }
                 element.count(into: &total, limit: limit)
                 if total > limit { return }
             }
         case .object(let members):
-            total += 2 + max(0, members.count - 1)
-            for (key, value) in members {
-                total += Self.stringLength(key) + 1
+            total += 2
+            for (offset, (key, value)) in members.enumerated() {
+                total += Self.stringLength(key) + (offset > 0 ? 2 : 1)
                 value.count(into: &total, limit: limit)
                 if total > limit { return }
             }
