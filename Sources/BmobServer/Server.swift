@@ -85,7 +85,7 @@ package final class Server: Sendable {
         TimestampRoutes.register(in: &router, time: time)
         let users = UserService(
             clock: clock, hashing: pool, sessionLifetimeSeconds: Int64(configuration.sessionLifetimeSeconds),
-            validators: authValidators ?? .standard(clock: clock))
+            validators: authValidators ?? .standard(clock: clock), limits: configuration.accountLimits)
         let roles = RoleService(clock: clock, users: users)
         let access = AccessControl { context in try await roles.scope(context) }
         let objects = ObjectService(clock: clock, access: access)
@@ -99,8 +99,9 @@ package final class Server: Sendable {
         UserRoutes.register(in: &router, users: users, objects: objects, queries: queries)
         RoleRoutes.register(in: &router, roles: roles, objects: objects, queries: queries)
         let messaging = providers ?? .standard(configuration: configuration, logger: logger, pool: pool, clock: clock)
-        let sms = SmsCodeService(clock: clock, provider: messaging.sms, logger: logger)
-        let email = EmailLinkService(clock: clock, provider: messaging.mail, hashing: pool, logger: logger)
+        let sms = SmsCodeService(clock: clock, provider: messaging.sms, logger: logger, limits: configuration.accountLimits)
+        let email = EmailLinkService(
+            clock: clock, provider: messaging.mail, hashing: pool, logger: logger, limits: configuration.accountLimits)
         VerificationRoutes.register(in: &router, sms: sms, email: email, users: users)
         NativeRoutes.register(in: &router, calls: NativeCallRunner(
                 objects: objects, queries: queries, schemas: schemas, batch: batch, time: time, users: users,

@@ -101,12 +101,20 @@ struct PhoneLoginTests {
     func signUpConflictsAndPassword() async throws {
         try await withVerificationServer { server, _ in
             let phone = uniquePhone()
-            _ = try await server.signUpUser(phone, password: "x")
+            let (squatter, _) = try await server.signUpUser(phone, password: "x")
             let code = try await server.smsCode(for: phone)
             let taken = try await server.call(
                 "POST", "/1/users", json: ["mobilePhoneNumber": .string(phone), "smsCode": .string(code)])
             #expect(bmobCode(taken) == 202)
-            // The failed signup did not use the code.
+            // Another account's username is the number, so the number cannot be this user's phone (209) …
+            let shadowing = try await server.call(
+                "POST", "/1/users",
+                json: ["mobilePhoneNumber": .string(phone), "smsCode": .string(code), "username": "erin"])
+            #expect(bmobCode(shadowing) == 209)
+            // … until that account lets go of it. The failed signups did not use the code.
+            #expect(
+                try await server.call("PUT", "/1/users/\(squatter)", json: ["username": "renamed"], master: true).status
+                    == 200)
             let named = try await server.call(
                 "POST", "/1/users",
                 json: [

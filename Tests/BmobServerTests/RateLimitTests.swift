@@ -26,6 +26,25 @@ struct RateLimitTests {
         #expect(hour?.0 == .perHour(3) && hour?.1 == 3_600_000 - 190_000)
     }
 
+    @Test("Backoff: free failures cost nothing, then the wait doubles from the latest failure up to the cap")
+    func backoff() {
+        let backoff = Backoff(freeFailures: 3, baseMilliseconds: 1000, maximumMilliseconds: 5000)
+        #expect(backoff.wait(failures: [], now: 0) == nil)
+        #expect(backoff.wait(failures: [0, 10], now: 20) == nil)
+        #expect(backoff.wait(failures: [0, 10, 20], now: 20) == 1000)
+        #expect(backoff.wait(failures: [20, 0, 10], now: 520) == 500)
+        #expect(backoff.wait(failures: [0, 10, 20], now: 1020) == nil)
+        #expect(backoff.wait(failures: [0, 10, 20, 30], now: 30) == 2000)
+        #expect(backoff.wait(failures: [0, 10, 20, 30, 40], now: 40) == 4000)
+        #expect(backoff.wait(failures: [0, 10, 20, 30, 40, 50], now: 50) == 5000)
+        // Hostile counts neither overflow nor take long; a clock set back never means more than one delay.
+        #expect(backoff.delay(failures: 1_000_000) == 5000)
+        #expect(backoff.delay(failures: Int.max) == 5000)
+        #expect(backoff.wait(failures: [0, 10, 9_000_000], now: 20) == 1000)
+        let huge = Backoff(freeFailures: 0, baseMilliseconds: 1, maximumMilliseconds: Int64.max)
+        #expect(huge.delay(failures: 200) > 0)
+    }
+
     @Test("waits in words")
     func words() {
         #expect(RateLimit.describe(milliseconds: 1) == "1 second")

@@ -27,6 +27,10 @@ package struct AppSecurity: Sendable, Equatable {
     package var maxClasses = 1000
     /// The largest object, in bytes of its stored JSON fields.
     package var maxObjectBytes = 1 << 20
+    /// Whether a password-reset or email-verification request for an address no user has is answered as one
+    /// for a known address (`{"msg":"ok"}`, mailing nothing; Parse's `resetPasswordSuccessOnInvalidEmail`). On
+    /// by default, so that these routes cannot be used to find out who has an account; off answers Bmob's 205.
+    package var successOnUnknownEmail = true
 
     /// `email`, `mobilePhoneNumber` and `authData`.
     package static let defaultProtectedUserFields: Set<String> = ["email", "mobilePhoneNumber", "authData"]
@@ -43,6 +47,7 @@ package struct AppSecurity: Sendable, Equatable {
             "maxFieldsPerClass": .int(Int64(maxFieldsPerClass)),
             "maxClasses": .int(Int64(maxClasses)),
             "maxObjectBytes": .int(Int64(maxObjectBytes)),
+            "successOnUnknownEmail": .bool(successOnUnknownEmail),
         ]
     }
 
@@ -70,6 +75,7 @@ package struct AppSecurity: Sendable, Equatable {
         }
         if let value = try flag("allowClientClassCreation") { allowClientClassCreation = value }
         if let value = try flag("allowClientRoleCreation") { allowClientRoleCreation = value }
+        if let value = try flag("successOnUnknownEmail") { successOnUnknownEmail = value }
         if let value = members["protectedUserFields"] {
             guard let list = value.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else {
                 throw ConfigurationError("apps.json: security.protectedUserFields must be an array of field names")

@@ -45,6 +45,10 @@ package struct ServerConfiguration: Sendable, Equatable {
     /// Outbound bytes a realtime client may leave unread before the gateway closes it (1008), so that a
     /// stalled client cannot grow the server's memory.
     package var realtimeMaxQueuedBytes = 1 << 20
+    /// How failed logins slow further attempts, and how many signups, SMS codes and emailed links one client
+    /// address and one app may ask for (settings `login…`, `signupsPerClientPerHour`, `smsCodesPer…`,
+    /// `emailRequestsPer…`).
+    package var accountLimits = AccountLimits()
 
     package init() {}
 
@@ -138,6 +142,39 @@ package struct ServerConfiguration: Sendable, Equatable {
             }
             config.mailFrom = value
         },
+        Setting(key: "loginFreeFailures", environment: "BMOB_LOGIN_FREE_FAILURES", flag: "--login-free-failures", help: "failed logins per account and address before each further one waits, doubling (default 5)") { config, value throws(ConfigurationError) in
+            config.accountLimits.loginFreeFailures = try integer(value, key: "loginFreeFailures", range: 1...1000)
+        },
+        Setting(key: "loginClientFreeFailures", environment: "BMOB_LOGIN_CLIENT_FREE_FAILURES", flag: "--login-client-free-failures", help: "failed logins per address, any account, before its attempts wait (default 50)") { config, value throws(ConfigurationError) in
+            config.accountLimits.loginClientFreeFailures = try integer(value, key: "loginClientFreeFailures", range: 1...1_000_000)
+        },
+        Setting(key: "loginAccountFreeFailures", environment: "BMOB_LOGIN_ACCOUNT_FREE_FAILURES", flag: "--login-account-free-failures", help: "failed logins per account, any address, before new addresses wait (default 20)") { config, value throws(ConfigurationError) in
+            config.accountLimits.loginAccountFreeFailures = try integer(value, key: "loginAccountFreeFailures", range: 1...1_000_000)
+        },
+        Setting(key: "loginMaxDelaySeconds", environment: "BMOB_LOGIN_MAX_DELAY_SECONDS", flag: "--login-max-delay-seconds", help: "longest wait per account and address, and per address (default 900)") { config, value throws(ConfigurationError) in
+            config.accountLimits.loginMaxDelaySeconds = try integer(value, key: "loginMaxDelaySeconds", range: 1...86_400)
+        },
+        Setting(key: "loginAccountMaxDelaySeconds", environment: "BMOB_LOGIN_ACCOUNT_MAX_DELAY_SECONDS", flag: "--login-account-max-delay-seconds", help: "longest wait of the per-account guard (default 60)") { config, value throws(ConfigurationError) in
+            config.accountLimits.loginAccountMaxDelaySeconds = try integer(value, key: "loginAccountMaxDelaySeconds", range: 1...86_400)
+        },
+        Setting(key: "loginFailureWindowSeconds", environment: "BMOB_LOGIN_FAILURE_WINDOW_SECONDS", flag: "--login-failure-window-seconds", help: "how long a failed login counts, at most a day (default 86400)") { config, value throws(ConfigurationError) in
+            config.accountLimits.loginFailureWindowSeconds = try integer(value, key: "loginFailureWindowSeconds", range: 60...86_400)
+        },
+        Setting(key: "signupsPerClientPerHour", environment: "BMOB_SIGNUPS_PER_CLIENT_PER_HOUR", flag: "--signups-per-client-per-hour", help: "password signups per client address per hour (default 30)") { config, value throws(ConfigurationError) in
+            config.accountLimits.signupsPerClientPerHour = try integer(value, key: "signupsPerClientPerHour", range: 1...1_000_000)
+        },
+        Setting(key: "smsCodesPerClientPerHour", environment: "BMOB_SMS_CODES_PER_CLIENT_PER_HOUR", flag: "--sms-codes-per-client-per-hour", help: "SMS codes per client address per hour (default 20)") { config, value throws(ConfigurationError) in
+            config.accountLimits.smsCodesPerClientPerHour = try integer(value, key: "smsCodesPerClientPerHour", range: 1...1_000_000)
+        },
+        Setting(key: "smsCodesPerAppPerHour", environment: "BMOB_SMS_CODES_PER_APP_PER_HOUR", flag: "--sms-codes-per-app-per-hour", help: "SMS codes per app per hour (default 1000)") { config, value throws(ConfigurationError) in
+            config.accountLimits.smsCodesPerAppPerHour = try integer(value, key: "smsCodesPerAppPerHour", range: 1...10_000_000)
+        },
+        Setting(key: "emailRequestsPerClientPerHour", environment: "BMOB_EMAIL_REQUESTS_PER_CLIENT_PER_HOUR", flag: "--email-requests-per-client-per-hour", help: "password-reset and verification mails per client address per hour (default 20)") { config, value throws(ConfigurationError) in
+            config.accountLimits.emailRequestsPerClientPerHour = try integer(value, key: "emailRequestsPerClientPerHour", range: 1...1_000_000)
+        },
+        Setting(key: "emailRequestsPerAppPerHour", environment: "BMOB_EMAIL_REQUESTS_PER_APP_PER_HOUR", flag: "--email-requests-per-app-per-hour", help: "password-reset and verification mails per app per hour (default 1000)") { config, value throws(ConfigurationError) in
+            config.accountLimits.emailRequestsPerAppPerHour = try integer(value, key: "emailRequestsPerAppPerHour", range: 1...10_000_000)
+        },
     ]
 
     private static func integer(_ text: String, key: String, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
@@ -167,5 +204,6 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.realtimeHeartbeatSeconds == rhs.realtimeHeartbeatSeconds
             && lhs.realtimeTimeoutSeconds == rhs.realtimeTimeoutSeconds
             && lhs.realtimeMaxQueuedBytes == rhs.realtimeMaxQueuedBytes
+            && lhs.accountLimits == rhs.accountLimits
     }
 }

@@ -11,7 +11,11 @@ import BmobWire
 ///   `{"mobilePhoneNumber","smsCode"}` → `{"msg":"ok"}`
 /// - `GET /1/querySms/<smsId>` → `{"sms_state":"SENDING"|"SUCCESS"|"FAIL","verify_state":bool}`
 /// - `PUT /1/resetPasswordBySmsCode/<code>` `{"password","mobilePhoneNumber"?}` → `{"msg":"ok"}`
-/// - `POST /1/requestPasswordReset` `{"email"}` and `POST /1/requestEmailVerify` `{"email"}` → `{"msg":"ok"}`
+/// - `POST /1/requestPasswordReset` `{"email"}` and `POST /1/requestEmailVerify` `{"email"}` → `{"msg":"ok"}`, for
+///   an address no user has too (nothing is mailed; an app with `security.successOnUnknownEmail: false` gets 205)
+///
+/// Code and link requests are limited per number or address, per client address and per app (see
+/// ``SmsCodes`` and ``EmailLinkService``).
 ///
 /// Without headers (a browser follows a mailed link; the token names the app):
 /// - `GET /1/resetPassword/<token>` → an HTML form; `POST` of `password` (form or JSON) → a page or `{"msg":"ok"}`

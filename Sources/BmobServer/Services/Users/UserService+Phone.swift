@@ -43,9 +43,9 @@ extension UserService {
             default: throw BmobAPIError(.incorrectType, "invalid type for key '\(name)', expected 'String'")
             }
         }
-        var hash: String?
-        if case .string(let password)? = body.removeValue(forKey: "password"), !password.isEmpty, allowSignUp {
-            hash = try await hashing.run { _ in PasswordHash.make(password) }
+        var password: String?
+        if case .string(let text)? = body.removeValue(forKey: "password"), !text.isEmpty, allowSignUp {
+            password = text
         }
         body["mobilePhoneNumber"] = .string(phone)
         if body["username"]?.stringValue?.isEmpty ?? true { body["username"] = .string(phone) }
@@ -55,6 +55,25 @@ extension UserService {
         body["mobilePhoneVerified"] = true
         Self.addVerificationDefaults(to: &body)
         let newUser = body
+        // Hash a new user's password only once a read showed that this is a signup that can succeed: a wrong
+        // code, an existing user or a taken name costs no scrypt. The write below checks everything again.
+        var hash: String?
+        if let password {
+            let checkedAt = clock.nowMilliseconds()
+            let signsUp = try await ObjectService.mapStoreErrors {
+                try await context.store.read { transaction -> Bool in
+                    guard
+                        try SmsCodes.match(phone: phone, code: code, client: nil, now: checkedAt, transaction: transaction)
+                            != nil,
+                        try Self.users(where: "mobilePhoneNumber", is: phone, limit: 1, transaction: transaction).isEmpty
+                    else { return false }
+                    try Self.checkUnique(newUser, except: nil, transaction: transaction)
+                    return true
+                }
+            }
+            if signsUp { hash = try await hashPassword(password) }
+        }
+        let wantsPassword = password != nil
         let passwordHash = hash
         let now = clock.nowMilliseconds()
         let (token, session) = makeSession(now: now)
@@ -80,6 +99,8 @@ extension UserService {
                     return .loggedIn(user, created: false)
                 }
                 guard allowSignUp else { return .noUser }
+                // The read said this was a login (the user has since gone): no password was hashed to set.
+                guard passwordHash != nil || !wantsPassword else { return .retry }
                 try SmsCodes.consume(match, now: now, transaction: transaction)
                 try Self.checkUnique(newUser, except: nil, transaction: transaction)
                 let user = try ObjectService.insert(
@@ -93,6 +114,7 @@ extension UserService {
         case .wrongCode: throw SmsCodes.invalidCode
         case .noUser: throw BmobAPIError(.objectNotFound, "no user has the mobile phone number '\(phone)'")
         case .loggedIn(let user, let created): return (Login(user: user, sessionToken: token), created)
+        case .retry: throw Self.changedMeanwhile
         case .done: throw BmobAPIError(.internalError, "unexpected outcome", status: .internalServerError)
         }
     }
@@ -105,15 +127,27 @@ extension UserService {
     ///   - password: the new password.
     ///   - mobilePhoneNumber: the number, when the client sends it (then the code must be that number's).
     ///   - client: the client's address, which wrong codes without a number count against.
-    /// - Throws: 118 without a code or password, 207 for a wrong, used or expired code, 10076 after too many
-    ///   wrong codes without a number from one client, 205 when no user has the number (the code stays usable).
+    /// - Throws: 118 without a code or password, 301 for a password over 1024 bytes, 207 for a wrong, used or
+    ///   expired code, 10076 after too many wrong codes without a number from one client, 205 when no user has
+    ///   the number (the code stays usable).
     package func resetPassword(
         smsCode: String?, password: String?, mobilePhoneNumber: String?, client: String?, context: AppContext
     ) async throws {
         guard let code = smsCode, !code.isEmpty else { throw BmobAPIError(.missingParameter, "smsCode is required") }
         guard let password, !password.isEmpty else { throw BmobAPIError(.missingParameter, "password is required") }
+        guard password.utf8.count <= Self.maximumPasswordBytes else {
+            throw BmobAPIError(.validationFailed, "passwords are at most \(Self.maximumPasswordBytes) bytes")
+        }
         let phone = try mobilePhoneNumber.flatMap { $0.isEmpty ? nil : try SmsCodeService.phoneNumber($0) }
-        let hash = try await hashing.run { _ in PasswordHash.make(password) }
+        // A wrong code costs no scrypt: the new password is hashed only after a read found the code valid.
+        let checkedAt = clock.nowMilliseconds()
+        let valid = try await ObjectService.mapStoreErrors {
+            try await context.store.read { transaction in
+                try SmsCodes.match(phone: phone, code: code, client: client, now: checkedAt, transaction: transaction)
+                    != nil
+            }
+        }
+        let hash = valid ? try await hashPassword(password) : nil
         let now = clock.nowMilliseconds()
         let outcome = try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction -> PhoneOutcome in
@@ -124,20 +158,27 @@ extension UserService {
                     try SmsCodes.recordMismatch(phone: phone, client: client, now: now, transaction: transaction)
                     return .wrongCode
                 }
+                guard let hash else { return .retry }
                 guard let user = try Self.users(where: "mobilePhoneNumber", is: match.phone, limit: 1, transaction: transaction).first else { return .noUser }
                 try SmsCodes.consume(match, now: now, transaction: transaction)
                 try transaction.setCredential(userId: user.objectId, hash: hash)
                 try transaction.deleteSessions(userId: user.objectId, except: nil)
-                try Self.clearLoginFailures(userId: user.objectId, transaction: transaction)
+                try Self.clearLoginFailures(userId: user.objectId, now: now, transaction: transaction)
                 return .done
             }
         }
         switch outcome {
         case .wrongCode: throw SmsCodes.invalidCode
         case .noUser: throw BmobAPIError(.userNotFound, "no user has the mobile phone number of this code")
+        case .retry: throw Self.changedMeanwhile
         case .loggedIn, .done: return
         }
     }
+
+    /// The answer when a code became valid, or a user went away, between the check before hashing and the
+    /// write: rare, and harmless to try again.
+    private static let changedMeanwhile = BmobAPIError(
+        .internalError, "the account changed while this request ran; try again", status: .serviceUnavailable)
 
     /// What a code transaction ended with; errors that must not roll back a counted wrong code are returned,
     /// not thrown.
@@ -146,5 +187,7 @@ extension UserService {
         case noUser
         case loggedIn(StoredObject, created: Bool)
         case done
+        /// The read before hashing and the write disagree (the store changed in between).
+        case retry
     }
 }

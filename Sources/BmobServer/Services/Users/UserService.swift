@@ -8,7 +8,12 @@ package import BmobWire
 ///
 /// Passwords and session tokens never live in the `_User` table: the store keeps a password's scrypt hash and
 /// each token's SHA-256 in tables of their own, so no query, include, batch answer or journal entry can return
-/// them. Hashing runs on the blocking pool, never on an event loop.
+/// them. Hashing runs on the blocking pool, never on an event loop, and only once the cheap checks passed: a
+/// taken name, a client over its limit or a login that must wait costs no scrypt.
+///
+/// A username, an email address and a phone number all name an account at login, so they share one namespace:
+/// no account's username may equal another account's email or phone number, and so on (see
+/// ``checkUnique(_:except:transaction:)``).
 package struct UserService: Sendable {
     /// The class of users.
     package static let className = "_User"
@@ -30,16 +35,25 @@ package struct UserService: Sendable {
     package let sessionLifetimeMilliseconds: Int64
     /// Third-party login checks, by the app's `authProviders` settings.
     package let validators: AuthDataValidators
+    /// How failed logins slow further ones, and how many signups a client address may make.
+    package let limits: AccountLimits
+    /// Called before each scrypt hash or verification: tests count the calls to show that a refused request
+    /// costs none.
+    package let passwordWorkObserver: (@Sendable () -> Void)?
 
+    /// A user service; `limits` and `passwordWorkObserver` default to the standard limits and no observer.
     package init(
         clock: ServerClock, hashing: ThreadPool, ids: ObjectIdGenerator = .ascending,
-        sessionLifetimeSeconds: Int64 = 7 * 24 * 3600, validators: AuthDataValidators = .builtIn
+        sessionLifetimeSeconds: Int64 = 7 * 24 * 3600, validators: AuthDataValidators = .builtIn,
+        limits: AccountLimits = AccountLimits(), passwordWorkObserver: (@Sendable () -> Void)? = nil
     ) {
         self.clock = clock
         self.hashing = hashing
         self.validators = validators
         self.ids = ids
         self.sessionLifetimeMilliseconds = sessionLifetimeSeconds * 1000
+        self.limits = limits
+        self.passwordWorkObserver = passwordWorkObserver
     }
 
     /// A signed-up or logged-in user, with the token of the session just made.
@@ -52,8 +66,14 @@ package struct UserService: Sendable {
 
     /// Creates a user from `username`, `password` and any other fields, and logs it in.
     ///
+    /// The identities are checked and the client's signup counted in a first, cheap write; only then is the
+    /// password hashed, and the final write checks the identities again (another signup may have taken one
+    /// meanwhile).
+    ///
     /// - Throws: 108 without username or password, 202/203/209 when the username, email or phone number is
-    ///   taken, 111/105/107 for bad fields as any create.
+    ///   taken (as any of the three by another account), 10076 when the client address made too many signups
+    ///   (``AccountLimits/signupsPerClientPerHour``; not for the master key), 111/105/107 for bad fields as any
+    ///   create.
     package func signUp(body: [String: JSONValue], context: AppContext) async throws -> Login {
         var fields = body
         guard case .string(let username)? = fields["username"], !username.isEmpty,
@@ -65,7 +85,17 @@ package struct UserService: Sendable {
         for name in Self.protectedFields { fields[name] = nil }
         Self.addVerificationDefaults(to: &fields)
         let userFields = fields
-        let hash = try await hashing.run { _ in PasswordHash.make(password) }
+        let quota = context.isMaster ? nil : limits.signupQuota
+        let client = context.clientAddress
+        let checkedAt = clock.nowMilliseconds()
+        try await ObjectService.mapStoreErrors {
+            try await context.store.write(caller: context.callerDescription) { transaction in
+                try Self.checkUnique(userFields, except: nil, transaction: transaction)
+                try quota?.admit(
+                    client: client, now: checkedAt, transaction: transaction, code: .rateLimited, what: "signups")
+            }
+        }
+        let hash = try await hashPassword(password)
         let now = clock.nowMilliseconds()
         let (token, session) = makeSession(now: now)
         let ids = self.ids
@@ -84,8 +114,17 @@ package struct UserService: Sendable {
 
     /// Logs in with a username, email or phone number and a password.
     ///
+    /// The identifier resolves to one account even on legacy data where it names several (say one account's
+    /// username is another's email, stored before identities shared one namespace): every account it names is
+    /// a candidate, and the password picks the one it opens. Refusing ambiguous logins instead would let whoever
+    /// took another's email as their username keep that person from logging in by email, and so would the old
+    /// rule (only the account found first, by username, was tried). A password that opens several candidates
+    /// proves the caller holds all of them, so the first in the order username, email, phone wins. Only
+    /// colliding identifiers cost more than one scrypt verification (at most three).
+    ///
     /// - Throws: 101 "username or password incorrect" for an unknown account or a wrong password (the same
-    ///   answer, so accounts cannot be probed).
+    ///   answer, so accounts cannot be probed), 10076 while failed logins make this one wait (see
+    ///   ``checkLoginLimits(account:userIds:client:now:transaction:)``).
     package func logIn(account: String, password: String, context: AppContext) async throws -> Login {
         guard !account.isEmpty, !password.isEmpty else {
             throw BmobAPIError(.usernamePasswordRequired, "username and password are required")
@@ -94,32 +133,56 @@ package struct UserService: Sendable {
             throw BmobAPIError(.objectNotFound, "username or password incorrect.")
         }
         let client = context.clientAddress
-        let now = clock.nowMilliseconds()
-        let (found, hash) = try await ObjectService.mapStoreErrors {
-            try await context.store.read { transaction -> (StoredObject?, String?) in
-                let user = try Self.findAccount(account, transaction: transaction)
-                try Self.checkLoginLimits(
-                    account: account, userId: user?.objectId, client: client, now: now, transaction: transaction)
-                return (user, try user.flatMap { try transaction.credential(userId: $0.objectId) })
+        let checkedAt = clock.nowMilliseconds()
+        let candidates = try await ObjectService.mapStoreErrors {
+            try await context.store.read { transaction -> [(StoredObject, String?)] in
+                let users = try Self.findAccounts(account, transaction: transaction)
+                try checkLoginLimits(
+                    account: account, userIds: users.map(\.objectId), client: client, now: checkedAt,
+                    transaction: transaction)
+                return try users.map { ($0, try transaction.credential(userId: $0.objectId)) }
+            }
+        }
+        let userIds = candidates.map(\.0.objectId)
+        var matched: (user: StoredObject, hash: String)?
+        var verified = false
+        for (user, hash) in candidates {
+            guard let hash else { continue }
+            verified = true
+            if try await verifyPassword(password, against: hash) {
+                matched = (user, hash)
+                break
             }
         }
         // Hash even for unknown accounts, so that timing does not tell them apart.
-        let stored = hash ?? Self.decoyHash
-        let valid = try await hashing.run { _ in PasswordHash.verify(password, against: stored) }
-        guard let user = found, hash != nil, valid else {
-            try await recordLoginFailure(account: account, userId: found?.objectId, client: client, context: context)
-            throw BmobAPIError(.objectNotFound, "username or password incorrect.")
-        }
+        if !verified { _ = try await verifyPassword(password, against: Self.decoyHash) }
         let rehash: String? =
-            PasswordHash.needsRehash(stored) ? try await hashing.run { _ in PasswordHash.make(password) } : nil
+            if let matched, PasswordHash.needsRehash(matched.hash) { try await hashPassword(password) } else { nil }
+        let winner = matched?.user
+        let now = clock.nowMilliseconds()
         let (token, session) = makeSession(now: now)
-        _ = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+        let outcome = try await ObjectService.mapStoreErrors {
+            try await context.store.write(caller: context.callerDescription) { transaction -> BmobAPIError? in
+                // Checked again where the outcome is revealed, in order: guesses raced past the first check
+                // in parallel are answered 10076, right or wrong.
+                if let refusal = try loginRefusal(
+                    account: account, userIds: userIds, client: client, now: now, transaction: transaction)
+                {
+                    return refusal
+                }
+                guard let user = winner else {
+                    try recordLoginFailure(
+                        account: account, userIds: userIds, client: client, now: now, transaction: transaction)
+                    return BmobAPIError(.objectNotFound, "username or password incorrect.")
+                }
                 try transaction.insertSession(session(user.objectId))
-                try Self.clearLoginFailures(userId: user.objectId, transaction: transaction)
+                try Self.recordLoginSuccess(userId: user.objectId, client: client, now: now, transaction: transaction)
                 if let rehash { try transaction.setCredential(userId: user.objectId, hash: rehash) }
+                return nil
             }
         }
+        if let outcome { throw outcome }
+        guard let user = winner else { throw BmobAPIError(.objectNotFound, "username or password incorrect.") }
         return Login(user: user, sessionToken: token)
     }
 
@@ -175,9 +238,10 @@ package struct UserService: Sendable {
             try await context.store.read { transaction in try transaction.credential(userId: userId) }
         }
         guard let stored else { throw BmobAPIError.objectNotFound(userId) }
-        let valid = try await hashing.run { _ in PasswordHash.verify(oldPassword, against: stored) }
-        guard valid else { throw BmobAPIError(.oldPasswordIncorrect, "old password incorrect.") }
-        let hash = try await hashing.run { _ in PasswordHash.make(newPassword) }
+        guard try await verifyPassword(oldPassword, against: stored) else {
+            throw BmobAPIError(.oldPasswordIncorrect, "old password incorrect.")
+        }
+        let hash = try await hashPassword(newPassword)
         let keep = context.sessionToken.map { SHA256.hex(Array($0.utf8)) }
         try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
@@ -201,7 +265,7 @@ package struct UserService: Sendable {
         fields["authData"] = nil
         var newHash: String?
         if case .string(let password)? = fields["password"], context.isMaster, !password.isEmpty {
-            newHash = try await hashing.run { _ in PasswordHash.make(password) }
+            newHash = try await hashPassword(password)
         }
         for name in Self.protectedFields where !(context.isMaster && name.hasSuffix("Verified")) {
             fields[name] = nil
@@ -265,6 +329,18 @@ package struct UserService: Sendable {
         return (token, { userId in StoredSession(tokenHash: tokenHash, userId: userId, createdAt: now, expiresAt: expiresAt) })
     }
 
+    /// Hashes a new password on the blocking pool.
+    func hashPassword(_ password: String) async throws -> String {
+        passwordWorkObserver?()
+        return try await hashing.run { _ in PasswordHash.make(password) }
+    }
+
+    /// Whether `password` matches a stored hash, checked on the blocking pool.
+    func verifyPassword(_ password: String, against hash: String) async throws -> Bool {
+        passwordWorkObserver?()
+        return try await hashing.run { _ in PasswordHash.verify(password, against: hash) }
+    }
+
     /// A valid hash of no one's password, verified against when an account does not exist.
     private static let decoyHash = PasswordHash.make(SecureRandom.hex(byteCount: 16))
 
@@ -288,27 +364,38 @@ package struct UserService: Sendable {
         }
     }
 
-    /// 202/203/209 when another user has the username, email or phone number in `fields`.
+    /// The fields that name an account at login, with the code answered when a new value is taken.
+    static let identityFields: [(field: String, taken: BmobErrorCode)] = [
+        ("username", .usernameTaken), ("email", .emailTaken), ("mobilePhoneNumber", .mobilePhoneTaken),
+    ]
+
+    /// 202/203/209 when another user has the username, email or phone number in `fields` as any of its three
+    /// identities: all three name an account at login, so a username equal to another account's email would
+    /// shadow that account's login by email. The code is that of the field of `fields` that collides. A user's
+    /// own identities may equal each other (a phone signup's username is its number).
     static func checkUnique(_ fields: [String: JSONValue], except userId: String?, transaction: any StoreReadTransaction) throws {
-        let checks: [(String, BmobErrorCode, String)] = [
-            ("username", .usernameTaken, "username"), ("email", .emailTaken, "email"),
-            ("mobilePhoneNumber", .mobilePhoneTaken, "mobilePhoneNumber"),
-        ]
-        for (field, code, label) in checks {
+        for (field, code) in identityFields {
             guard case .string(let value)? = fields[field], !value.isEmpty else { continue }
-            let owners = try users(where: field, is: value, limit: 2, transaction: transaction).map(\.objectId)
-            if owners.contains(where: { $0 != userId }) {
-                throw BmobAPIError(code, "\(label) '\(value)' already taken.")
+            for (other, _) in identityFields {
+                let owners = try users(where: other, is: value, limit: 2, transaction: transaction).map(\.objectId)
+                if owners.contains(where: { $0 != userId }) {
+                    throw BmobAPIError(code, "\(field) '\(value)' already taken.")
+                }
             }
         }
     }
 
-    /// The user whose username, email or phone number is `account`.
-    private static func findAccount(_ account: String, transaction: any StoreReadTransaction) throws -> StoredObject? {
-        for field in ["username", "email", "mobilePhoneNumber"] {
-            if let user = try users(where: field, is: account, limit: 1, transaction: transaction).first { return user }
+    /// The users whose username, email or phone number is `account`, in that order of fields, each once: one
+    /// user, except on legacy data stored before identities shared one namespace.
+    private static func findAccounts(_ account: String, transaction: any StoreReadTransaction) throws -> [StoredObject] {
+        var found: [StoredObject] = []
+        for (field, _) in identityFields {
+            for user in try users(where: field, is: account, limit: 1, transaction: transaction)
+            where !found.contains(where: { $0.objectId == user.objectId }) {
+                found.append(user)
+            }
         }
-        return nil
+        return found
     }
 
     /// Users whose field (a dot path) equals `value`.

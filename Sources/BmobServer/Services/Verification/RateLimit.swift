@@ -1,8 +1,9 @@
 /// At most ``count`` events per sliding window of ``windowMilliseconds``: the pure rule behind the SMS sending
-/// limits (1 a minute, 5 an hour, 10 a day per number), mail limits and login lockouts.
+/// limits (1 a minute, 5 an hour, 10 a day per number), mail limits, the per-client and per-app request limits
+/// (``RequestQuota``) and wrong SMS codes without a number. Failed logins are slowed by ``Backoff`` instead.
 ///
 /// It only judges event times it is given; where they are kept is the caller's business (the app's store,
-/// see ``SmsCodes`` and ``UserService/checkLoginLimits(account:userId:client:now:transaction:)``).
+/// see ``SmsCodes`` and ``RequestQuota``).
 package struct RateLimit: Sendable, Equatable {
     /// Events allowed per window.
     package var count: Int

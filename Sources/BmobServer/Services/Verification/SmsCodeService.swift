@@ -12,12 +12,15 @@ package struct SmsCodeService: Sendable {
     package let provider: any SMSProvider
     /// Where delivery failures are logged.
     package let logger: Logger
+    /// Codes per client address and per app.
+    package let limits: AccountLimits
 
     /// A service sending through `provider`.
-    package init(clock: ServerClock, provider: any SMSProvider, logger: Logger) {
+    package init(clock: ServerClock, provider: any SMSProvider, logger: Logger, limits: AccountLimits = AccountLimits()) {
         self.clock = clock
         self.provider = provider
         self.logger = logger
+        self.limits = limits
     }
 
     /// Makes a code for a phone number and sends it.
@@ -26,15 +29,19 @@ package struct SmsCodeService: Sendable {
     ///   - mobilePhoneNumber: the number (`+` and 5 to 20 digits).
     ///   - template: the SMS template the client named; `nil` or empty for the default.
     /// - Returns: the code's `smsId`.
-    /// - Throws: 118 without a number, 301 for a malformed one, 10010 when a sending limit refuses it, 500 when
-    ///   the provider fails (the code is then marked failed).
+    /// - Throws: 118 without a number, 301 for a malformed one, 10010 when a sending limit refuses it (the
+    ///   number's, the client address's or the app's), 500 when the provider fails (the code is then marked
+    ///   failed).
     package func requestCode(mobilePhoneNumber: String?, template: String?, context: AppContext) async throws -> Int64 {
         let phone = try Self.phoneNumber(mobilePhoneNumber)
         let template = template.flatMap { $0.isEmpty ? nil : $0 }
         let now = clock.nowMilliseconds()
+        let client = context.clientAddress
+        let quota = limits.smsQuota
         var code = try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
-                try SmsCodes.issue(phone: phone, template: template, now: now, transaction: transaction)
+                try SmsCodes.issue(
+                    phone: phone, template: template, client: client, quota: quota, now: now, transaction: transaction)
             }
         }
         do {

@@ -8,7 +8,10 @@ import BmobWire
 /// - A code is 6 random digits, valid for 5 minutes, and used once. No two unused, unexpired codes of an app
 ///   share digits, so a code alone names its phone number (`PUT /1/resetPasswordBySmsCode/<code>` and the
 ///   native `reset` send no number).
-/// - Per phone number at most 1 code a minute, 5 an hour and 10 a day (Bmob's limits; refused with 10010).
+/// - Per phone number at most 1 code a minute, 5 an hour and 10 a day (Bmob's limits; refused with 10010), and
+///   per client address and per app as many an hour as ``AccountLimits/smsCodesPerClientPerHour`` and
+///   ``AccountLimits/smsCodesPerAppPerHour`` allow (also 10010), so that nobody can send codes to many
+///   numbers at the app's expense.
 /// - 5 wrong codes for a number burn that number's valid codes (207 after that). A check without a number
 ///   counts wrong codes per client: 20 in 15 minutes lock that client out of code-only checks (10076).
 package enum SmsCodes {
@@ -35,12 +38,14 @@ package enum SmsCodes {
         return (5...20).contains(digits.count) && digits.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
-    /// Makes and records a new code for `phone`, after checking the sending limits.
+    /// Makes and records a new code for `phone`, after checking the sending limits: the number's, then the
+    /// client address's and the app's (`quota`, counted only when the number's limits allow the code).
     ///
     /// - Returns: the code with its `smsId`, delivery `sending`.
     /// - Throws: 10010 when a limit refuses it.
     package static func issue(
-        phone: String, template: String?, now: Int64, transaction: any StoreWriteTransaction
+        phone: String, template: String?, client: String?, quota: RequestQuota, now: Int64,
+        transaction: any StoreWriteTransaction
     ) throws -> StoredSmsCode {
         try transaction.pruneVerification(before: now - retentionMilliseconds)
         let sent = try transaction.smsCodes(phone: phone, since: now - retentionMilliseconds).map(\.createdAt)
@@ -50,6 +55,7 @@ package enum SmsCodes {
                 "SMS limit reached for \(phone): at most \(limit.count) code\(limit.count == 1 ? "" : "s") a "
                     + "\(limit.windowName); try again in \(RateLimit.describe(milliseconds: wait))")
         }
+        try quota.admit(client: client, now: now, transaction: transaction, code: .smsRateLimited, what: "SMS codes")
         var digits = randomDigits()
         // Keep the digits of valid codes unique, so that a code alone finds its number.
         var tries = 0
