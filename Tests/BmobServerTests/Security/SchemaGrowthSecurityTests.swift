@@ -95,6 +95,20 @@ struct SchemaGrowthSecurityTests {
         }
     }
 
+    @Test("users are limited too: a signup or a user update past the limits is refused (301)")
+    func userWrites() async throws {
+        try await withTestServer(security: Self.limited(fields: 20, objectBytes: 4096)) { server in
+            var wide: [String: JSONValue] = ["username": "wide", "password": "pw"]
+            for index in 0..<30 { wide["f\(index)"] = .int(Int64(index)) }
+            #expect(try await server.call("POST", "/1/users", json: .object(wide)).json?["code"] == 301)
+            let (id, token) = try await server.signUpUser("narrow", password: "pw")
+            let big = try await server.call(
+                "PUT", "/1/users/\(id)", json: ["bio": .string(String(repeating: "b", count: 5000))],
+                headers: [("X-Bmob-Session-Token", token)])
+            #expect(big.json?["code"] == 301, "\(big.text)")
+        }
+    }
+
     @Test("allowClientClassCreation off: clients may not create classes or fields (501); the master key may")
     func clientClassCreationOff() async throws {
         try await withTestServer(security: Self.limited(clientClasses: false)) { server in

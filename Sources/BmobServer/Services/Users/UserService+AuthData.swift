@@ -53,7 +53,8 @@ extension UserService {
                 }
                 try Self.checkUnique(newUser, except: nil, transaction: transaction)
                 let user = try ObjectService.insert(
-                    className: Self.className, body: newUser, now: now, ids: ids, transaction: transaction)
+                    className: Self.className, body: newUser, now: now, ids: ids,
+                    security: context.app.security, transaction: transaction)
                 try transaction.insertSession(session(user.objectId))
                 return (user, true)
             }

@@ -104,7 +104,8 @@ extension UserService {
                 try SmsCodes.consume(match, now: now, transaction: transaction)
                 try Self.checkUnique(newUser, except: nil, transaction: transaction)
                 let user = try ObjectService.insert(
-                    className: Self.className, body: newUser, now: now, ids: ids, transaction: transaction)
+                    className: Self.className, body: newUser, now: now, ids: ids,
+                    security: context.app.security, transaction: transaction)
                 if let passwordHash { try transaction.setCredential(userId: user.objectId, hash: passwordHash) }
                 try transaction.insertSession(session(user.objectId))
                 return .loggedIn(user, created: true)

@@ -103,7 +103,8 @@ package struct UserService: Sendable {
             try await context.store.write(caller: context.callerDescription) { transaction in
                 try Self.checkUnique(userFields, except: nil, transaction: transaction)
                 let user = try ObjectService.insert(
-                    className: Self.className, body: userFields, now: now, ids: ids, transaction: transaction)
+                    className: Self.className, body: userFields, now: now, ids: ids,
+                    security: context.app.security, transaction: transaction)
                 try transaction.setCredential(userId: user.objectId, hash: hash)
                 try transaction.insertSession(session(user.objectId))
                 return user
@@ -283,7 +284,8 @@ package struct UserService: Sendable {
                     body["authData"] = try Self.linkedAuthData(links, userId: userId, transaction: transaction)
                 }
                 let user = try ObjectService.update(
-                    className: Self.className, objectId: userId, body: body, now: now, transaction: transaction)
+                    className: Self.className, objectId: userId, body: body, now: now,
+                    security: context.app.security, transaction: transaction)
                 if let hash {
                     try transaction.setCredential(userId: userId, hash: hash)
                     try transaction.deleteSessions(userId: userId, except: nil)
