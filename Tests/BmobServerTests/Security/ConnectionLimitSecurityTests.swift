@@ -16,6 +16,35 @@ import Testing
         return connection
     }
 
+    @Test func theNewLimitsHaveSafeDefaultsAndAreReadFromFlagsAndEnvironment() throws {
+        let defaults = try ConfigurationLoader.load(flags: [:], environment: [:])
+        #expect(defaults.maxConnectionsPerAddress == 1000)
+        #expect(defaults.maxConnectionsPerAddress * 10 == defaults.maxConnections)
+        #expect(defaults.realtimeMaxHandshakesPerAddress == 32)
+        #expect(defaults.realtimeHandshakeLifetimeSeconds == 10)
+        #expect(defaults.realtimeMaxSessionsPerApp == 5000)
+        let set = try ConfigurationLoader.load(
+            flags: ["--max-connections-per-address": "5", "--realtime-max-handshakes-per-address": "6"],
+            environment: ["BMOB_REALTIME_HANDSHAKE_LIFETIME_SECONDS": "7", "BMOB_REALTIME_MAX_SESSIONS_PER_APP": "8"])
+        #expect(set.maxConnectionsPerAddress == 5)
+        #expect(set.realtimeMaxHandshakesPerAddress == 6)
+        #expect(set.realtimeHandshakeLifetimeSeconds == 7)
+        #expect(set.realtimeMaxSessionsPerApp == 8)
+        #expect(set != defaults)
+        for (flag, key) in [
+            ("--max-connections-per-address", "maxConnectionsPerAddress"),
+            ("--realtime-max-handshakes-per-address", "realtimeMaxHandshakesPerAddress"),
+            ("--realtime-handshake-lifetime-seconds", "realtimeHandshakeLifetimeSeconds"),
+            ("--realtime-max-sessions-per-app", "realtimeMaxSessionsPerApp"),
+        ] {
+            #expect {
+                _ = try ConfigurationLoader.load(flags: [flag: "0"], environment: [:])
+            } throws: { error in
+                (error as? ConfigurationError)?.message.hasPrefix(key) == true
+            }
+        }
+    }
+
     @Test func oneAddressOverItsCapGets503WhileAnotherAddressIsServed() async throws {
         try await withTestServer(configure: { $0.maxConnectionsPerAddress = 3 }) { server in
             var held: [RawHTTPConnection] = []
@@ -55,7 +84,7 @@ import Testing
     }
 
     @Test func aConnectionThatSendsNothingIsClosedAfterTheHeaderTimeout() async throws {
-        try await withTestServer(configure: { $0.headerTimeoutSeconds = 1; $0.idleTimeoutSeconds = 120 }) { server in
+        try await withTestServer(configure: { $0.headerTimeoutSeconds = 2; $0.idleTimeoutSeconds = 120 }) { server in
             let served = try await servedConnection(server)
             // Before the fix a silent connection waited out the idle timeout (here 120 s, far past this read's).
             let silent = try server.connect(timeout: 15)
@@ -68,7 +97,7 @@ import Testing
     }
 
     @Test func aHeadStartedRightAfterAcceptMustStillArriveWithinTheHeaderTimeout() async throws {
-        try await withTestServer(configure: { $0.headerTimeoutSeconds = 1 }) { server in
+        try await withTestServer(configure: { $0.headerTimeoutSeconds = 2 }) { server in
             // Slowloris: one byte of head, then nothing. The answer is 408 in Bmob's shape.
             let slow = try server.connect(timeout: 15)
             try await slow.send("G")
