@@ -77,7 +77,9 @@ class Server:
                             "--rest-key", REST_KEY, "--master-key", MASTER_KEY],
                            check=True, stdout=subprocess.DEVNULL)
             command = [args.bmob, "serve", "--data", data, "--port", str(self.port), "--loops", str(loops),
-                       "--max-connections", "20000", "--log-level", "error"]
+                       "--max-connections", "20000", "--max-connections-per-address", "20000",
+                       "--realtime-max-handshakes-per-address", "1000", "--realtime-max-sessions-per-app", "20000",
+                       "--log-level", "error"]
             if loops == 1:
                 command = ["taskset", "-c", "0"] + command
         else:
@@ -301,7 +303,8 @@ def write_report(path, rows, args, reference_rate, failures, floors):
 ## Realtime fan-out — 10,000 socket.io subscribers, against a Python `websockets` broadcast server
 
 `make bench` ({time.strftime('%Y-%m-%d')}): {args.rounds} alternating rounds; each run starts its server afresh,
-pinned to CPU 0 with one core (bmob `--loops 1 --max-connections 20000`; the reference is one asyncio thread),
+pinned to CPU 0 with one core (bmob `--loops 1 --max-connections 20000`, its per-address and per-app limits raised
+to match since every subscriber comes from 127.0.0.1 to one app; the reference is one asyncio thread),
 and runs `bmob-bench fanout` pinned to CPU 1. The client opens {args.connections:,} WebSockets, at most 256 being set up
 at a time (the socket.io handshake `GET /socket.io/1/`, then the upgrade), subscribes each to `Fan` `updateTable` (with an
 ack id, so it knows when the server has registered it), reads the server's VmRSS before connecting and

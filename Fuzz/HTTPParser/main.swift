@@ -88,7 +88,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                     outcome.ended[last] = true
                     inRequest = false
                 case .failure(let error):
-                    precondition([400, 413, 414, 431, 501, 505].contains(error.status.code), "undocumented status")
+                    precondition([400, 413, 414, 417, 431, 501, 505].contains(error.status.code), "undocumented status")
                     for _ in 0..<3 {
                         decoder.append(Array("GET / HTTP/1.1\r\n\r\n".utf8))
                         precondition(decoder.next() == .failure(error), "failure did not repeat")

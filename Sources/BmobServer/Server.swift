@@ -28,6 +28,9 @@ package final class Server: Sendable {
     /// The bound address (the real port when port 0 was configured).
     package var localAddress: SocketAddress { http.localAddress }
 
+    /// Open client connections (HTTP and WebSocket) across all loops.
+    package var connectionCount: Int { http.connectionCount }
+
     /// This server's version, announced in the native handshake's `Response-Id` header.
     package static let version = "BmobSwift/0.1.0"
 
@@ -119,6 +122,7 @@ package final class Server: Sendable {
             bodyTimeout: .seconds(configuration.bodyTimeoutSeconds),
             idleTimeout: .seconds(configuration.idleTimeoutSeconds),
             maxConnections: configuration.maxConnections,
+            maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
             shutdownGracePeriod: .seconds(configuration.shutdownGraceSeconds)
         )
         let http: HTTPServer

@@ -153,6 +153,33 @@ import Testing
         }
     }
 
+    @Test func unsupportedExpectationsAnswer417AfterThePipelinedRequestsBeforeThem() async throws {
+        try await withServer { server in
+            let connection = try connect(server)
+            // The body of the refused request is never read: what follows it could be anything, so the
+            // connection closes after the 417.
+            try await connection.send(
+                HTTPRequestText.make("GET", "/hello")
+                    + Array("POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nContent-Length: 4\r\n\r\nping".utf8)
+                    + HTTPRequestText.make("GET", "/hello"))
+            #expect(try await connection.readResponse().text == "hello")
+            let refused = try await connection.readResponse(interim: true)
+            #expect(refused.status == 417)
+            #expect(refused.reason == "Expectation Failed")
+            #expect(refused.headers["Connection"] == "close")
+            #expect(await connection.waitForClose())
+        }
+    }
+
+    @Test(arguments: kinds)
+    func connectionsThatSendNothingGetTheHeaderTimeoutFromAccept(kind: SelectorKind) async throws {
+        try await withServer(kind, configure: { $0.headerTimeout = .milliseconds(300); $0.idleTimeout = .seconds(120) }) { server in
+            let silent = try connect(server, timeout: 15)
+            #expect(await silent.waitForClose())
+            #expect(try await silent.receive().isEmpty, "closed without an answer")
+        }
+    }
+
     @Test func bodyLimitsAnswer413AndClose() async throws {
         try await withServer(configure: { $0.limits.maxBodyBytes = 1000 }) { server in
             let tooBig = try connect(server)

@@ -154,6 +154,27 @@ import Testing
             name: "chunk data followed by text then LF", input: chunkedHead + "3\r\nabcd\n0\r\n\r\n",
             status: .badRequest),
         Case(name: "malformed trailer field", input: chunkedHead + "0\r\nBad Trailer: x\r\n\r\n", status: .badRequest),
+
+        // Expectations (RFC 9110 §10.1.1): 100-continue is the only one defined, any other is refused.
+        Case(
+            name: "Expect 200-ok with a body", input: "POST / HTTP/1.1\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\nab",
+            status: .expectationFailed),
+        Case(name: "Expect 200-ok without a body", input: "GET / HTTP/1.1\r\nExpect: 200-ok\r\n\r\n", status: .expectationFailed),
+        Case(name: "empty Expect", input: "GET / HTTP/1.1\r\nExpect:\r\n\r\n", status: .expectationFailed),
+        Case(
+            name: "Expect list holding 100-continue",
+            input: "POST / HTTP/1.1\r\nExpect: 100-continue, 200-ok\r\nContent-Length: 2\r\n\r\nab",
+            status: .expectationFailed),
+        Case(
+            name: "second Expect field",
+            input: "POST / HTTP/1.1\r\nExpect: 100-continue\r\nexpect: x-y\r\nContent-Length: 2\r\n\r\nab",
+            status: .expectationFailed),
+        Case(
+            name: "Expect 100-continueX", input: "POST / HTTP/1.1\r\nExpect: 100-continueX\r\nContent-Length: 2\r\n\r\nab",
+            status: .expectationFailed),
+        Case(
+            name: "Expect in HTTP/1.0", input: "POST / HTTP/1.0\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\nab",
+            status: .expectationFailed),
     ]
 
     @Test(arguments: cases)
@@ -229,5 +250,17 @@ import Testing
         #expect(result.requests.map(\.head.target) == ["/ok"])
         #expect(result.requests.first?.ended == true)
         #expect(result.failure?.status == .badRequest)
+    }
+
+    /// A request with an unsupported expectation fails at its head: its body and what follows are never
+    /// decoded as requests, while the requests before it are delivered whole.
+    @Test func unsupportedExpectationFailsAtItsHeadAfterThePipelinedRequestsBeforeIt() {
+        let result = decode(
+            "GET /ok HTTP/1.1\r\n\r\nPOST /bad HTTP/1.1\r\nExpect: 200-ok\r\nContent-Length: 20\r\n\r\n"
+                + "GET /smuggled HTTP/1.1\r\n\r\nGET /never HTTP/1.1\r\n\r\n")
+        #expect(result.requests.map(\.head.target) == ["/ok"])
+        #expect(result.requests.first?.ended == true)
+        #expect(result.failure?.status == .expectationFailed)
+        #expect(result.failure?.status.description == "417 Expectation Failed")
     }
 }

@@ -6,6 +6,9 @@ import BmobWire
 final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
     /// What the connection is waiting for; decides which timeout applies.
     private enum Phase {
+        /// Accepted, nothing received yet. The header timeout applies, not the idle one: a client that
+        /// connects sends its request at once, and one that does not must not hold a slot for long.
+        case fresh
         /// Between requests, nothing of the next one received.
         case idle
         /// Part of a head received.
@@ -22,7 +25,7 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
     private let shared: HTTPServer.Shared
     private let state: ServerLoopState
     private var decoder: HTTPRequestDecoder
-    private var phase = Phase.idle
+    private var phase = Phase.fresh
     private var currentHead: HTTPRequestHead?
     private var currentBody: [UInt8] = []
     /// When the current phase times out (monotonic nanoseconds).
@@ -41,25 +44,36 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
     private var waiter: UnsafeContinuation<HTTPRequest?, Never>?
     /// A request decoded while the responder task was still finishing the previous one.
     private var pendingRequest: HTTPRequest?
+    /// Whether the connection is on its loop's list of connections that have not sent a complete request
+    /// head yet; ``olderWaiting`` and ``newerWaiting`` are its neighbours there. Kept by ``ServerLoopState``.
+    var isWaiting = false
+    var olderWaiting: HTTPConnection?
+    var newerWaiting: HTTPConnection?
 
     init(channel: Channel, shared: HTTPServer.Shared, state: ServerLoopState) {
         self.channel = channel
         self.shared = shared
         self.state = state
         self.decoder = HTTPRequestDecoder(limits: shared.configuration.limits)
-        setDeadline(after: shared.idleTimeout)
+        setDeadline(after: shared.headerTimeout)
     }
 
     /// Whether the connection is between requests (safe to close at shutdown).
-    var isIdle: Bool { phase == .idle && decoder.isIdle }
+    var isIdle: Bool { (phase == .idle || phase == .fresh) && decoder.isIdle }
 
     // MARK: - ChannelHandler
 
     func channelRead(_ channel: Channel, _ bytes: UnsafeRawBufferPointer) {
         decoder.append(bytes)
-        if phase == .idle {
+        switch phase {
+        case .fresh:
+            // The first head's time counts from accept.
+            phase = .head
+        case .idle:
             phase = .head
             setDeadline(after: shared.headerTimeout)
+        default:
+            break
         }
         processInput()
     }
@@ -101,6 +115,7 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
             guard let event = decoder.next() else { break }
             switch event {
             case .head(let head):
+                if isWaiting { state.removeWaiting(self) }
                 currentHead = head
                 currentBody = []
                 if head.hasBody {
@@ -295,7 +310,7 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
             return
         }
         switch phase {
-        case .idle:
+        case .fresh, .idle:
             channel.close()
         case .head, .body:
             sendError(.requestTimeout, "request not received in time")

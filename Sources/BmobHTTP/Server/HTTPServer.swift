@@ -25,6 +25,8 @@ package final class HTTPServer: Sendable {
         let bodyTimeout: UInt64
         let idleTimeout: UInt64
         private let openConnections = Atomic<Int>(0)
+        /// Open connections per client, across all loops; a client's entry goes when its count is zero.
+        private let connectionsByClient = Mutex<[ClientAddress: Int]>([:])
 
         init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
             self.configuration = configuration
@@ -46,6 +48,25 @@ package final class HTTPServer: Sendable {
 
         func releaseConnection() {
             openConnections.subtract(1, ordering: .relaxed)
+        }
+
+        /// Counts a new connection of `client` unless it already holds its share
+        /// (``HTTPServerConfiguration/maxConnectionsPerAddress``).
+        func admitConnection(from client: ClientAddress) -> Bool {
+            let limit = configuration.maxConnectionsPerAddress
+            return connectionsByClient.withLock { counts in
+                let count = counts[client, default: 0]
+                guard count < limit else { return false }
+                counts[client] = count + 1
+                return true
+            }
+        }
+
+        func releaseConnection(from client: ClientAddress) {
+            connectionsByClient.withLock { counts in
+                guard let count = counts[client] else { return }
+                counts[client] = count > 1 ? count - 1 : nil
+            }
         }
 
         var connectionCount: Int { openConnections.load(ordering: .relaxed) }

@@ -13,14 +13,21 @@ package struct HTTPServerConfiguration: Sendable {
     package var selectorKind: SelectorKind
     /// Header and default body limits.
     package var limits: HTTPRequestDecoder.Limits
-    /// Time allowed to receive a complete head once a request has started (408 after it).
+    /// Time allowed to receive a complete head: from accept for a connection's first request (a connection
+    /// that sends nothing in that time is closed), from its first byte for a later one (408 after it).
     package var headerTimeout: Duration
     /// Time allowed between two pieces of a request body (408 after it).
     package var bodyTimeout: Duration
     /// Time a keep-alive connection may sit idle between requests before it is closed.
     package var idleTimeout: Duration
-    /// Open connections at most; more are answered 503 and closed.
+    /// Open connections at most; more are answered 503 and closed. When the server is full, a newcomer is
+    /// still admitted by closing the oldest connection on its loop that has not sent a complete request head
+    /// yet, so that clients which never send anything cannot keep real requests (`/health`) out.
     package var maxConnections: Int
+    /// Open connections at most from one client (see ``BmobIO/ClientAddress``: an IPv4 address or an IPv6
+    /// /64), WebSockets included; more are answered 503 and closed. Keeps one client from holding more than
+    /// its share of ``maxConnections``.
+    package var maxConnectionsPerAddress: Int
     /// How long shutdown waits for in-flight requests before closing their connections.
     package var shutdownGracePeriod: Duration
 
@@ -34,6 +41,7 @@ package struct HTTPServerConfiguration: Sendable {
         bodyTimeout: Duration = .seconds(30),
         idleTimeout: Duration = .seconds(60),
         maxConnections: Int = 10_000,
+        maxConnectionsPerAddress: Int = 1000,
         shutdownGracePeriod: Duration = .seconds(10)
     ) {
         self.host = host
@@ -45,6 +53,7 @@ package struct HTTPServerConfiguration: Sendable {
         self.bodyTimeout = bodyTimeout
         self.idleTimeout = idleTimeout
         self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.shutdownGracePeriod = shutdownGracePeriod
     }
 }

@@ -10,6 +10,11 @@ final class ServerLoopState {
     private(set) var webSockets: [ObjectIdentifier: WebSocketConnection] = [:]
     private(set) var inFlightRequests = 0
     private(set) var isShuttingDown = false
+    /// Ends of the list of connections that have not sent a complete request head yet, oldest first, linked
+    /// through ``HTTPConnection/olderWaiting`` and ``HTTPConnection/newerWaiting``: a full server makes room
+    /// by closing the oldest (see ``accepted(fd:address:)``).
+    private var oldestWaiting: HTTPConnection?
+    private var newestWaiting: HTTPConnection?
     let dateCache = HTTPDateCache()
     /// Reused response buffer; see ``takeScratchBuffer()``.
     private var scratch: [UInt8] = []
@@ -20,16 +25,29 @@ final class ServerLoopState {
         self.shared = shared
     }
 
-    /// Takes an accepted socket: admits it, or answers 503 when the server is full or closing.
+    /// Takes an accepted socket: admits it, or answers 503 when its client already holds its share of
+    /// connections, or when the server is full (or closing) and no connection on this loop that never sent a
+    /// complete request head can make room.
     func accepted(fd: Int32, address: SocketAddress) {
         let channel = Channel(fd: fd, loop: loop, remoteAddress: address)
-        guard !isShuttingDown, shared.admitConnection() else {
-            rejectFull(channel)
+        guard !isShuttingDown else {
+            reject(channel, "server is shutting down")
+            return
+        }
+        let client = ClientAddress(address)
+        guard shared.admitConnection(from: client) else {
+            reject(channel, "too many connections from your address")
+            return
+        }
+        guard shared.admitConnection() || (closeOldestWaiting() && shared.admitConnection()) else {
+            shared.releaseConnection(from: client)
+            reject(channel, "too many connections")
             return
         }
         let connection = HTTPConnection(channel: channel, shared: shared, state: self)
         channel.handler = connection
         connections[ObjectIdentifier(connection)] = connection
+        appendWaiting(connection)
         do {
             try channel.activate()
         } catch {
@@ -37,8 +55,9 @@ final class ServerLoopState {
         }
     }
 
-    private func rejectFull(_ channel: Channel) {
-        var response = shared.responder.errorResponse(status: .serviceUnavailable, message: "too many connections")
+    /// Answers 503 in the responder's error shape and closes, without reading a request.
+    private func reject(_ channel: Channel, _ message: String) {
+        var response = shared.responder.errorResponse(status: .serviceUnavailable, message: message)
         response.closeConnection = true
         var bytes: [UInt8] = []
         HTTPResponseEncoder.encode(
@@ -57,9 +76,59 @@ final class ServerLoopState {
         }
     }
 
+    // MARK: - Connections waiting for their first head
+
+    /// Adds a new connection as the newest of those that have not sent a complete request head yet.
+    private func appendWaiting(_ connection: HTTPConnection) {
+        connection.olderWaiting = newestWaiting
+        newestWaiting?.newerWaiting = connection
+        newestWaiting = connection
+        if oldestWaiting == nil { oldestWaiting = connection }
+        connection.isWaiting = true
+    }
+
+    /// Takes a connection off the waiting list: it sent its first complete head, or closed.
+    func removeWaiting(_ connection: HTTPConnection) {
+        guard connection.isWaiting else { return }
+        connection.isWaiting = false
+        if let older = connection.olderWaiting {
+            older.newerWaiting = connection.newerWaiting
+        } else {
+            oldestWaiting = connection.newerWaiting
+        }
+        if let newer = connection.newerWaiting {
+            newer.olderWaiting = connection.olderWaiting
+        } else {
+            newestWaiting = connection.olderWaiting
+        }
+        connection.olderWaiting = nil
+        connection.newerWaiting = nil
+    }
+
+    /// Closes the oldest connection on this loop that has not sent a complete request head, freeing its slot.
+    ///
+    /// - Returns: whether there was one.
+    private func closeOldestWaiting() -> Bool {
+        guard let oldest = oldestWaiting else { return false }
+        // Closing calls back `connectionClosed`, which takes it off the list and releases its admission; the
+        // explicit removal only guarantees progress should a channel ever not call back.
+        oldest.channel.close()
+        removeWaiting(oldest)
+        return true
+    }
+
     func connectionClosed(_ connection: HTTPConnection) {
+        removeWaiting(connection)
         if connections.removeValue(forKey: ObjectIdentifier(connection)) != nil {
-            shared.releaseConnection()
+            release(connection.channel)
+        }
+    }
+
+    /// Gives back a closed connection's admission: the server's slot and its client's.
+    private func release(_ channel: Channel) {
+        shared.releaseConnection()
+        if let address = channel.remoteAddress {
+            shared.releaseConnection(from: ClientAddress(address))
         }
     }
 
@@ -71,7 +140,7 @@ final class ServerLoopState {
 
     func webSocketClosed(_ socket: WebSocketConnection) {
         if webSockets.removeValue(forKey: ObjectIdentifier(socket)) != nil {
-            shared.releaseConnection()
+            release(socket.channel)
         }
     }
 

@@ -15,6 +15,10 @@ package struct ServerConfiguration: Sendable, Equatable {
     /// Event loops; `nil` means one per core.
     package var loops: Int?
     package var maxConnections = 10_000
+    /// Open connections at most from one client address (IPv4 address, or IPv6 /64), WebSockets included.
+    /// A tenth of ``maxConnections``: one client (or a NAT gateway) gets room for a busy page's or app's
+    /// connections, while ten such clients are needed to fill the server.
+    package var maxConnectionsPerAddress = 1000
     package var maxBodyBytes = 10 * 1024 * 1024
     package var maxHeaderBytes = 16 * 1024
     package var headerTimeoutSeconds = 10.0
@@ -49,6 +53,16 @@ package struct ServerConfiguration: Sendable, Equatable {
     /// address and one app may ask for (settings `login…`, `signupsPerClientPerHour`, `smsCodesPer…`,
     /// `emailRequestsPer…`).
     package var accountLimits = AccountLimits()
+    /// Realtime handshake ids (`GET /socket.io/1/`) one client address may hold unused at once; more
+    /// handshakes are answered 503. Clients open their WebSocket right after the handshake, so a few suffice.
+    package var realtimeMaxHandshakesPerAddress = 32
+    /// Seconds a realtime handshake id stays usable before its WebSocket must be opened. socket.io 0.9
+    /// clients open it right after the handshake; a short lifetime frees ids that are never used.
+    package var realtimeHandshakeLifetimeSeconds = 10
+    /// Realtime connections at most with subscriptions of one app; a subscription that would exceed it is
+    /// refused with an error packet. An app's key is public, so this keeps one app's subscribers (or
+    /// someone using its key) from taking every realtime connection of a server that hosts several apps.
+    package var realtimeMaxSessionsPerApp = 5000
 
     package init() {}
 
@@ -83,6 +97,9 @@ package struct ServerConfiguration: Sendable, Equatable {
         },
         Setting(key: "maxConnections", environment: "BMOB_MAX_CONNECTIONS", flag: "--max-connections", help: "open connections at most (default 10000)") { config, value throws(ConfigurationError) in
             config.maxConnections = try integer(value, key: "maxConnections", range: 1...1_000_000)
+        },
+        Setting(key: "maxConnectionsPerAddress", environment: "BMOB_MAX_CONNECTIONS_PER_ADDRESS", flag: "--max-connections-per-address", help: "open connections at most from one client address (default 1000)") { config, value throws(ConfigurationError) in
+            config.maxConnectionsPerAddress = try integer(value, key: "maxConnectionsPerAddress", range: 1...1_000_000)
         },
         Setting(key: "maxBodyBytes", environment: "BMOB_MAX_BODY_BYTES", flag: "--max-body-bytes", help: "default request body limit (default 10 MiB)") { config, value throws(ConfigurationError) in
             config.maxBodyBytes = try integer(value, key: "maxBodyBytes", range: 0...(1 << 40))
@@ -126,6 +143,15 @@ package struct ServerConfiguration: Sendable, Equatable {
         },
         Setting(key: "realtimeMaxQueuedBytes", environment: "BMOB_REALTIME_MAX_QUEUED_BYTES", flag: "--realtime-max-queued-bytes", help: "unread output per realtime client before it is closed (default 1 MiB)") { config, value throws(ConfigurationError) in
             config.realtimeMaxQueuedBytes = try integer(value, key: "realtimeMaxQueuedBytes", range: 4096...(1 << 30))
+        },
+        Setting(key: "realtimeMaxHandshakesPerAddress", environment: "BMOB_REALTIME_MAX_HANDSHAKES_PER_ADDRESS", flag: "--realtime-max-handshakes-per-address", help: "unused realtime handshake ids per client address (default 32)") { config, value throws(ConfigurationError) in
+            config.realtimeMaxHandshakesPerAddress = try integer(value, key: "realtimeMaxHandshakesPerAddress", range: 1...100_000)
+        },
+        Setting(key: "realtimeHandshakeLifetimeSeconds", environment: "BMOB_REALTIME_HANDSHAKE_LIFETIME_SECONDS", flag: "--realtime-handshake-lifetime-seconds", help: "seconds a realtime handshake id stays usable (default 10)") { config, value throws(ConfigurationError) in
+            config.realtimeHandshakeLifetimeSeconds = try integer(value, key: "realtimeHandshakeLifetimeSeconds", range: 1...3600)
+        },
+        Setting(key: "realtimeMaxSessionsPerApp", environment: "BMOB_REALTIME_MAX_SESSIONS_PER_APP", flag: "--realtime-max-sessions-per-app", help: "realtime connections subscribed to one app (default 5000)") { config, value throws(ConfigurationError) in
+            config.realtimeMaxSessionsPerApp = try integer(value, key: "realtimeMaxSessionsPerApp", range: 1...1_000_000)
         },
         Setting(key: "smtpPort", environment: "BMOB_SMTP_PORT", flag: "--smtp-port", help: "SMTP port (default 25)") { config, value throws(ConfigurationError) in
             config.smtpPort = try integer(value, key: "smtpPort", range: 1...65535)
@@ -194,6 +220,7 @@ package struct ServerConfiguration: Sendable, Equatable {
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.host == rhs.host && lhs.port == rhs.port && lhs.dataDirectory == rhs.dataDirectory
             && lhs.publicURL == rhs.publicURL && lhs.loops == rhs.loops && lhs.maxConnections == rhs.maxConnections
+            && lhs.maxConnectionsPerAddress == rhs.maxConnectionsPerAddress
             && lhs.maxBodyBytes == rhs.maxBodyBytes && lhs.maxHeaderBytes == rhs.maxHeaderBytes
             && lhs.headerTimeoutSeconds == rhs.headerTimeoutSeconds && lhs.bodyTimeoutSeconds == rhs.bodyTimeoutSeconds
             && lhs.idleTimeoutSeconds == rhs.idleTimeoutSeconds && lhs.shutdownGraceSeconds == rhs.shutdownGraceSeconds
@@ -205,5 +232,8 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.realtimeTimeoutSeconds == rhs.realtimeTimeoutSeconds
             && lhs.realtimeMaxQueuedBytes == rhs.realtimeMaxQueuedBytes
             && lhs.accountLimits == rhs.accountLimits
+            && lhs.realtimeMaxHandshakesPerAddress == rhs.realtimeMaxHandshakesPerAddress
+            && lhs.realtimeHandshakeLifetimeSeconds == rhs.realtimeHandshakeLifetimeSeconds
+            && lhs.realtimeMaxSessionsPerApp == rhs.realtimeMaxSessionsPerApp
     }
 }

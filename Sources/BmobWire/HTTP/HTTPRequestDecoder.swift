@@ -7,6 +7,7 @@
 ///
 /// The caller may change the body limit for the current request between `.head` and the following `next()`
 /// (per-route limits), and decides itself whether to send `100 Continue` (``HTTPRequestHead/expectsContinue``).
+/// Any other expectation fails the request with 417: it is never run, and its body is not read.
 package struct HTTPRequestDecoder: Sendable {
     /// Size limits applied while decoding. Exceeding one fails the request with the status named here.
     package struct Limits: Sendable, Equatable {
@@ -419,6 +420,12 @@ package struct HTTPRequestDecoder: Sendable {
                 if firstContentLength == nil { firstContentLength = field.value }
             case 17 where HTTPHeaders.namesEqual(field.name, "Transfer-Encoding"):
                 hasTransferEncoding = true
+            case 6 where HTTPHeaders.namesEqual(field.name, "Expect"):
+                // RFC 9110 §10.1.1: `100-continue` is the only expectation defined; the server cannot meet
+                // any other, so it refuses the request before anything runs it.
+                guard HTTPHeaders.namesEqual(field.value, "100-continue") else {
+                    return .failure(HTTPDecodeError(.expectationFailed, "unsupported expectation; only 100-continue is supported"))
+                }
             default: break
             }
         }

@@ -23,6 +23,7 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     package static let requestTimeout = Self(code: 408)
     package static let payloadTooLarge = Self(code: 413)
     package static let uriTooLong = Self(code: 414)
+    package static let expectationFailed = Self(code: 417)
     package static let requestHeaderFieldsTooLarge = Self(code: 431)
     package static let internalServerError = Self(code: 500)
     package static let notImplemented = Self(code: 501)
@@ -51,6 +52,7 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 413: "Content Too Large"
         case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
+        case 417: "Expectation Failed"
         case 426: "Upgrade Required"
         case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"

@@ -10,6 +10,8 @@ package final class SocketIOGateway: Sendable {
     let hub: RealtimeHub
     let apps: AppDirectory
     let sessions: SocketIOSessionTable
+    /// Connections subscribed to each app, bounded per app.
+    let appSessions: SocketIOAppSessions
     /// Seconds between heartbeats the server sends.
     let heartbeatSeconds: Int
     /// Seconds of silence after which a client is dropped.
@@ -25,7 +27,10 @@ package final class SocketIOGateway: Sendable {
         self.apps = apps
         self.heartbeatSeconds = min(configuration.realtimeHeartbeatSeconds, max(1, configuration.realtimeTimeoutSeconds - 1))
         self.timeoutSeconds = configuration.realtimeTimeoutSeconds
-        self.sessions = SocketIOSessionTable(lifetimeSeconds: configuration.realtimeTimeoutSeconds)
+        self.sessions = SocketIOSessionTable(
+            lifetimeSeconds: configuration.realtimeHandshakeLifetimeSeconds,
+            perClientLimit: configuration.realtimeMaxHandshakesPerAddress)
+        self.appSessions = SocketIOAppSessions(limit: configuration.realtimeMaxSessionsPerApp)
         // socket.io heartbeats already prove the client alive; WebSocket pings cover clients that stop
         // answering them at the TCP level. Messages are small subscription requests.
         self.webSocket = WebSocketConfiguration(
@@ -51,15 +56,23 @@ package final class SocketIOGateway: Sendable {
         router.open(.get, "/socket.io/1/websocket/:sid") { [self] request in try upgrade(request) }
     }
 
-    /// `sid:heartbeatTimeout:closeTimeout:websocket`, as text. Browsers call it cross-origin.
+    /// `sid:heartbeatTimeout:closeTimeout:websocket`, as text. Browsers call it cross-origin; any origin may,
+    /// without credentials: subscribers are anonymous and need no cookies, and a credentialed answer would
+    /// let any site read responses made with the visitor's cookies.
     private func handshake(_ request: BmobRequest) throws -> HTTPResponse {
-        guard let sid = sessions.issue() else {
+        let sid: String
+        do {
+            sid = try sessions.issue(for: request.http.remoteAddress.map(ClientAddress.init))
+        } catch .clientFull {
+            throw BmobAPIError(
+                .unavailable, "too many unused realtime handshakes from this address; open their WebSockets or try again later",
+                status: .serviceUnavailable)
+        } catch .tableFull {
             throw BmobAPIError(.unavailable, "too many realtime handshakes waiting; try again later", status: .serviceUnavailable)
         }
         let answer = SocketIOHandshake(sid: sid, heartbeatTimeout: timeoutSeconds, closeTimeout: timeoutSeconds)
         var response = HTTPResponse.text(answer.encoded)
-        response.headers.add(name: "Access-Control-Allow-Origin", value: request.http.headers["Origin"] ?? "*")
-        response.headers.add(name: "Access-Control-Allow-Credentials", value: "true")
+        response.headers.add(name: "Access-Control-Allow-Origin", value: "*")
         response.headers.add(name: "Cache-Control", value: "no-store")
         return response
     }

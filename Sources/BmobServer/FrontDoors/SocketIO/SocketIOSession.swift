@@ -21,6 +21,9 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
     /// delivery takes Swift's slow reference-counting path, a measurable share of fan-out.
     private var socket: WebSocketConnection?
     private var subscriptions: Set<Subscription> = []
+    /// Subscriptions per app; the session counts against an app's bound (``SocketIOAppSessions``) while it
+    /// holds any there.
+    private var subscriptionsPerApp: [String: Int] = [:]
     /// When the client last sent a packet (monotonic nanoseconds).
     private var lastHeard: UInt64 = 0
     /// The heartbeat timer; its callback holds the session strongly (weak references would put every
@@ -75,6 +78,10 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
             unregister(subscription, index: index, loop: loop)
         }
         subscriptions = []
+        for appId in subscriptionsPerApp.keys {
+            gateway.appSessions.leave(appId)
+        }
+        subscriptionsPerApp = [:]
         if let heartbeatTimer { loop.cancelTimer(heartbeatTimer) }
         heartbeatTimer = nil
         self.socket = nil
@@ -146,6 +153,7 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
         if request.isUnsubscribe {
             guard subscriptions.remove(subscription) != nil else { return }
             unregister(subscription, index: index, loop: loop)
+            leaveIfLast(of: subscription.appId)
             return
         }
         guard !subscriptions.contains(subscription) else { return }
@@ -155,9 +163,28 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
         guard let feed = gateway.hub.feed(for: runtime) else {
             throw BmobAPIError(.unavailable, "server is shutting down")
         }
+        if subscriptionsPerApp[subscription.appId] == nil {
+            guard gateway.appSessions.join(subscription.appId) else {
+                throw BmobAPIError(
+                    .unavailable,
+                    "too many realtime connections for this app (at most \(gateway.appSessions.limit)); try again later")
+            }
+        }
+        subscriptionsPerApp[subscription.appId, default: 0] += 1
         subscriptions.insert(subscription)
         if index.value.add(self, appId: subscription.appId, key: subscription.key) {
             feed.add(subscription.key, index: index)
+        }
+    }
+
+    /// Counts one subscription of `appId` less; the last one takes the session off the app's bound.
+    private func leaveIfLast(of appId: String) {
+        guard let count = subscriptionsPerApp[appId] else { return }
+        if count > 1 {
+            subscriptionsPerApp[appId] = count - 1
+        } else {
+            subscriptionsPerApp[appId] = nil
+            gateway.appSessions.leave(appId)
         }
     }
 

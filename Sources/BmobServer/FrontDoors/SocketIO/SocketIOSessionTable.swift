@@ -1,49 +1,126 @@
-import BmobIO
+package import BmobIO
 import BmobWire
 import Synchronization
 
 /// Session ids handed out by the socket.io handshake and not yet used. A WebSocket may claim an id once,
-/// within the close timeout; an unknown, expired or reused id is refused.
-final class SocketIOSessionTable: Sendable {
-    /// Unclaimed ids kept at most; beyond it, expired ids are dropped, then new handshakes refused.
-    static let capacity = 100_000
+/// within the id's lifetime; an unknown, expired or reused id is refused.
+///
+/// The handshake needs no keys, so ids that are never used must not be able to fill the table: each client
+/// address may hold a few unused ids at once, ids expire after a short lifetime, and the table as a whole
+/// has a capacity. Expired ids are dropped from the front of the issue order (which, the lifetime being
+/// the same for all, is expiry order), so purging costs little per handshake.
+package final class SocketIOSessionTable: Sendable {
+    /// Why a handshake got no id.
+    package enum Refusal: Error, Equatable {
+        /// The client address already holds its share of unused ids.
+        case clientFull
+        /// The table holds as many unused ids as its capacity.
+        case tableFull
+    }
+
+    /// Unused ids kept at most across all clients, unless another capacity is given.
+    package static let defaultCapacity = 100_000
+
+    private struct Entry {
+        var expiry: UInt64
+        var client: ClientAddress?
+    }
 
     private struct State {
-        var expiries: [String: UInt64] = [:]
-        var issuedSincePurge = 0
+        var unclaimed: [String: Entry] = [:]
+        /// Ids in issue order from `orderStart` on; claimed ones are skipped when the purge reaches them.
+        var order: [String] = []
+        var orderStart = 0
+        /// Unused ids per client (a client without an address counts as one client).
+        var perClient: [ClientAddress?: Int] = [:]
     }
 
     private let state = Mutex(State())
     /// How long an id stays claimable, in nanoseconds.
     private let lifetime: UInt64
+    private let perClientLimit: Int
+    private let capacity: Int
+    private let clock: @Sendable () -> UInt64
 
-    init(lifetimeSeconds: Int) {
-        self.lifetime = UInt64(lifetimeSeconds) * 1_000_000_000
+    /// - Parameters:
+    ///   - lifetimeSeconds: how long an id stays usable.
+    ///   - perClientLimit: unused ids one client address may hold at once.
+    ///   - capacity: unused ids kept at most across all clients.
+    ///   - now: monotonic nanoseconds (tests pass a clock they move by hand).
+    package init(
+        lifetimeSeconds: Int, perClientLimit: Int, capacity: Int = SocketIOSessionTable.defaultCapacity,
+        now: @escaping @Sendable () -> UInt64 = { Posix.monotonicNanoseconds() }
+    ) {
+        self.lifetime = UInt64(max(lifetimeSeconds, 1)) * 1_000_000_000
+        self.perClientLimit = perClientLimit
+        self.capacity = capacity
+        self.clock = now
     }
 
-    /// A new id, or `nil` when too many handshakes are waiting to be used.
-    func issue() -> String? {
+    /// A new id for `client`.
+    ///
+    /// - Throws: ``Refusal`` when the client, or the table, holds too many unused ids.
+    package func issue(for client: ClientAddress?) throws(Refusal) -> String {
         var generator = SystemRandomNumberGenerator()
         let sid = SocketIOHandshake.makeSID(using: &generator)
-        let now = Posix.monotonicNanoseconds()
-        return state.withLock { state in
-            state.issuedSincePurge += 1
-            if state.expiries.count >= Self.capacity || state.issuedSincePurge >= 1024 {
-                state.expiries = state.expiries.filter { $0.value > now }
-                state.issuedSincePurge = 0
-            }
-            guard state.expiries.count < Self.capacity else { return nil }
-            state.expiries[sid] = now &+ lifetime
-            return sid
+        let now = clock()
+        let refusal: Refusal? = state.withLock { state in
+            Self.purge(&state, now: now)
+            let held = state.perClient[client, default: 0]
+            guard held < perClientLimit else { return .clientFull }
+            guard state.unclaimed.count < capacity else { return .tableFull }
+            state.unclaimed[sid] = Entry(expiry: now &+ lifetime, client: client)
+            state.order.append(sid)
+            state.perClient[client] = held + 1
+            return nil
         }
+        if let refusal { throw refusal }
+        return sid
     }
 
     /// Uses up an id.
     ///
     /// - Returns: whether the id was issued, unexpired and unused.
-    func claim(_ sid: String) -> Bool {
-        let now = Posix.monotonicNanoseconds()
-        guard let expiry = state.withLock({ $0.expiries.removeValue(forKey: sid) }) else { return false }
-        return expiry > now
+    package func claim(_ sid: String) -> Bool {
+        let now = clock()
+        return state.withLock { state in
+            guard let entry = state.unclaimed.removeValue(forKey: sid) else { return false }
+            Self.release(entry.client, in: &state)
+            Self.compactOrder(&state)
+            return entry.expiry > now
+        }
+    }
+
+    /// Drops expired ids from the front of the issue order, up to the first one still usable.
+    private static func purge(_ state: inout State, now: UInt64) {
+        while state.orderStart < state.order.count {
+            let sid = state.order[state.orderStart]
+            if let entry = state.unclaimed[sid] {
+                guard entry.expiry <= now else { break }
+                state.unclaimed[sid] = nil
+                release(entry.client, in: &state)
+            }
+            state.orderStart += 1
+        }
+        compactOrder(&state)
+    }
+
+    private static func release(_ client: ClientAddress?, in state: inout State) {
+        guard let held = state.perClient[client] else { return }
+        state.perClient[client] = held > 1 ? held - 1 : nil
+    }
+
+    /// Keeps the order list in proportion to the ids it tracks: the consumed front goes once it is the larger
+    /// part, and claimed ids behind a still-usable one go once they outnumber the unused ids.
+    private static func compactOrder(_ state: inout State) {
+        if state.orderStart >= 1024, state.orderStart * 2 >= state.order.count {
+            state.order.removeFirst(state.orderStart)
+            state.orderStart = 0
+        }
+        if state.order.count - state.orderStart > 2 * state.unclaimed.count + 1024 {
+            let unclaimed = state.unclaimed
+            state.order = state.order[state.orderStart...].filter { unclaimed[$0] != nil }
+            state.orderStart = 0
+        }
     }
 }
