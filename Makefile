@@ -22,7 +22,7 @@ serve: bootstrap
 ## Every test, on real sockets and real SQLite files.
 # Suites that hold real sockets to protocol timeouts (pings, heartbeats, close and shutdown deadlines) run in a
 # second pass, so that the CPU-heavy suites of the first pass cannot starve them on a small machine.
-TIMED_SUITES := WebSocketServerTests|HTTPServerTests|SocketIOGatewayTests|SocketIOPeerTests|WebSocketTransportTests
+TIMED_SUITES := WebSocketServerTests|HTTPServerTests|SocketIOGatewayTests|SocketIOPeerTests|WebSocketTransportTests|ConnectionLimitSecurityTests|RealtimeHandshakeSecurityTests
 
 test:
 	@scripts/bootstrap.sh test
