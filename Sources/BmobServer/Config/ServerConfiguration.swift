@@ -1,3 +1,4 @@
+import BmobStore
 import BmobWire
 
 /// Everything `bmob serve` can be told, with its defaults.
@@ -45,6 +46,13 @@ package struct ServerConfiguration: Sendable, Equatable {
     /// Outbound bytes a realtime client may leave unread before the gateway closes it (1008), so that a
     /// stalled client cannot grow the server's memory.
     package var realtimeMaxQueuedBytes = 1 << 20
+    /// Steps one `$regex` (or BQL `regexp`) evaluation may take on one value before its query is refused
+    /// with 102: about one per live automaton thread per character, so a simple pattern over a 1 MB value
+    /// takes a few million.
+    package var maxRegexSteps = SQLiteStore.WorkLimits.defaultRegexSteps
+    /// Steps one query may take (SQLite instructions plus `$regex` steps, over its find, count and
+    /// sub-queries) before it is refused with 102 and its reader freed.
+    package var maxQueryWork = SQLiteStore.WorkLimits.defaultQueryWork
 
     package init() {}
 
@@ -123,6 +131,12 @@ package struct ServerConfiguration: Sendable, Equatable {
         Setting(key: "realtimeMaxQueuedBytes", environment: "BMOB_REALTIME_MAX_QUEUED_BYTES", flag: "--realtime-max-queued-bytes", help: "unread output per realtime client before it is closed (default 1 MiB)") { config, value throws(ConfigurationError) in
             config.realtimeMaxQueuedBytes = try integer(value, key: "realtimeMaxQueuedBytes", range: 4096...(1 << 30))
         },
+        Setting(key: "maxRegexSteps", environment: "BMOB_MAX_REGEX_STEPS", flag: "--max-regex-steps", help: "steps one $regex may take on one value before its query is refused (default 100000000)") { config, value throws(ConfigurationError) in
+            config.maxRegexSteps = try integer(value, key: "maxRegexSteps", range: 1000...(1 << 62))
+        },
+        Setting(key: "maxQueryWork", environment: "BMOB_MAX_QUERY_WORK", flag: "--max-query-work", help: "steps (SQLite instructions and $regex steps) one query may take before it is refused (default 1000000000)") { config, value throws(ConfigurationError) in
+            config.maxQueryWork = try integer(value, key: "maxQueryWork", range: 1000...(1 << 62))
+        },
         Setting(key: "smtpPort", environment: "BMOB_SMTP_PORT", flag: "--smtp-port", help: "SMTP port (default 25)") { config, value throws(ConfigurationError) in
             config.smtpPort = try integer(value, key: "smtpPort", range: 1...65535)
         },
@@ -167,5 +181,6 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.realtimeHeartbeatSeconds == rhs.realtimeHeartbeatSeconds
             && lhs.realtimeTimeoutSeconds == rhs.realtimeTimeoutSeconds
             && lhs.realtimeMaxQueuedBytes == rhs.realtimeMaxQueuedBytes
+            && lhs.maxRegexSteps == rhs.maxRegexSteps && lhs.maxQueryWork == rhs.maxQueryWork
     }
 }
