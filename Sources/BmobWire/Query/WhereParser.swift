@@ -14,7 +14,8 @@
 /// Failures are ``QueryParseError``s with code 102, or 117 for coordinates out of range.
 ///
 /// Size is bounded too, so that every `where` accepted fits SQLite's limits (an expression at most 1000 deep,
-/// 32766 bound values) with room to spare and its cost stays proportionate: at most ``maximumConditions``
+/// a parser stack of 100, 32766 bound values) with room to spare and its cost stays proportionate: sub-queries
+/// nest at most ``maximumSubQueryDepth`` deep (102 beyond), and a `where` holds at most ``maximumConditions``
 /// conditions and ``maximumTotalListLength`` listed values in all, each `$in`, `$nin` or `$all` at most
 /// ``maximumListLength``. A `where` over a total limit is refused with 402 ("where too large") before any of
 /// it runs.
@@ -24,11 +25,15 @@ package enum WhereParser {
 
     /// Most values one `$in`, `$nin` or `$all` may list.
     package static let maximumListLength = 10_000
-    /// Most conditions one `where` (or `having`) may hold, sub-queries included: each operator on a field
-    /// (a bare value is one `$eq`), each `$relatedTo`, each value of an `$all` (each is tested on its own), and
-    /// each empty object in an `$or` or `$and`. SQLite nests a chain of conditions one level per condition, up
-    /// to 1000 levels; real queries use a few dozen at most.
+    /// Most conditions one `where` (or `having`) may hold: each operator on a field (a bare value is one
+    /// `$eq`), each `$relatedTo`, each value of an `$all` (each is tested on its own), and each empty object in
+    /// an `$or` or `$and`; a condition inside n nested sub-queries counts n + 1 times. SQLite nests a chain of
+    /// conditions one level per condition, and the chains of nested sub-queries add up again at every level,
+    /// up to 1000 levels; real queries use a few dozen conditions at most.
     package static let maximumConditions = 500
+    /// Deepest nesting of sub-queries (`$inQuery`, `$notInQuery`, `$select`, `$dontSelect`) inside one
+    /// another: SQLite's parser stack overflows at six or seven.
+    package static let maximumSubQueryDepth = 4
     /// Most values all the `$in`, `$nin` and `$all` lists of one `where` may hold together: each is bound to
     /// the statement, which takes 32766 at most.
     package static let maximumTotalListLength = 20_000
@@ -315,6 +320,8 @@ package enum WhereParser {
         guard case .object(let members) = operand, let classValue = members["className"] else {
             throw .invalidQuery("\(name) on \(field) expects a query {\"className\":…,\"where\":{…}}")
         }
+        try tally.enterSubQuery()
+        defer { tally.leaveSubQuery() }
         guard case .string(let className) = classValue, BmobName.isValidClassName(className) else {
             throw .invalidQuery("the className in \(name) on \(field) is not a valid class name")
         }
