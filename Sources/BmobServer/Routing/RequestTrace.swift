@@ -1,5 +1,5 @@
-import BmobIO
 import BmobWire
+import Synchronization
 
 /// Who to blame in the log for a request the server failed: its request id and route.
 ///
@@ -17,10 +17,9 @@ package final class RequestTrace: Sendable {
     package let route: String
     private let logger: Logger
     private let supplied: String?
-    private let lock = Lock()
-    // Invariant: `generated` and `reported` are read and written only under `lock`.
-    private nonisolated(unsafe) var generated: String?
-    private nonisolated(unsafe) var reported = false
+    /// The id made up for this request, once needed, and whether a 5xx was reported. A `Mutex` lives inside
+    /// the trace, so a request costs one allocation for it.
+    private let state = Mutex<(generated: String?, reported: Bool)>((nil, false))
 
     /// A trace for a request whose `X-Request-Id` header is `header`, served by `route`, logging to `logger`.
     package init(requestIdHeader header: String?, route: String, logger: Logger) {
@@ -32,17 +31,17 @@ package final class RequestTrace: Sendable {
     /// The request id: the client's `X-Request-Id` when sane, else one made up once for this request.
     package var requestId: String {
         if let supplied { return supplied }
-        return lock.withLock {
-            if let generated { return generated }
+        return state.withLock { state in
+            if let generated = state.generated { return generated }
             let made = Self.randomId()
-            generated = made
+            state.generated = made
             return made
         }
     }
 
     /// Whether a 5xx was reported for this request, so its response carries `X-Request-Id`.
     package var hasReported: Bool {
-        lock.withLock { reported }
+        state.withLock { $0.reported }
     }
 
     /// Logs a 5xx answer and returns it with the request id in its message; other errors pass unchanged.
@@ -53,7 +52,7 @@ package final class RequestTrace: Sendable {
     package func report(_ error: BmobAPIError, route: String? = nil) -> BmobAPIError {
         guard error.isServerFault else { return error }
         let id = requestId
-        lock.withLock { reported = true }
+        state.withLock { $0.reported = true }
         let cause = Self.loggable(error.cause ?? error.message)
         logger.error(
             "request \(id) \(route ?? self.route) answered \(error.status.code) (code \(error.code.rawValue)): \(cause)",

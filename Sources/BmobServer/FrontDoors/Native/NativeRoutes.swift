@@ -79,11 +79,17 @@ package enum NativeRoutes {
     /// The route name for the log: known names are plain words; anything else is cut and masked, since it comes
     /// from the URL.
     private static func loggableRoute(_ route: String) -> String {
-        let allowed = route.utf8.count <= 40 && route.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
-                || byte == UInt8(ascii: "-")
-        }
+        let allowed =
+            route.utf8.count <= 40
+            && route.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default:
+                    false
+                }
+            }
         return allowed ? route : ":route"
     }
 
