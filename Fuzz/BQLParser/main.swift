@@ -7,8 +7,8 @@ import BmobWire
 /// - a rejection carries code 601, a message, and an offset within the statement;
 /// - parsing is deterministic;
 /// - an accepted statement has a valid class, a limit within 0…1000, a non-negative skip, valid keys and order
-///   paths, `countRequested` equal to the query's `count`, and a `where` and `having` that ``WhereParser``
-///   accepts once encoded, meaning the same after the round trip.
+///   paths, lists within ``FindQuery``'s limits, `countRequested` equal to the query's `count`, and a `where`
+///   and `having` that ``WhereParser`` accepts once encoded, meaning the same after the round trip.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -37,6 +37,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(query.keys?.allSatisfy { QueryPath.isValidFieldPath($0) } ?? true, "invalid key accepted")
     precondition(query.order.allSatisfy { QueryPath.isValidResultPath($0.path) }, "invalid order accepted")
     precondition(query.include.allSatisfy { QueryPath.isValidInclude($0) }, "invalid include accepted")
+    precondition(query.order.count <= FindQuery.maximumOrderKeys, "too many order keys accepted")
+    precondition((query.keys?.count ?? 0) <= FindQuery.maximumKeys, "too many columns accepted")
+    precondition(query.include.count <= FindQuery.maximumIncludes, "too many includes accepted")
+    if let aggregation = query.aggregation {
+        let lists = [aggregation.groupBy, aggregation.sum, aggregation.average, aggregation.max, aggregation.min]
+        precondition(lists.allSatisfy { $0.count <= FindQuery.maximumAggregateFields }, "too many fields accepted")
+    }
     if let condition = query.condition {
         do throws(QueryParseError) {
             let reparsed = try WhereParser.parse(WhereEncoder.encode(condition))

@@ -11,7 +11,9 @@ import BmobWire
 /// - an error names a byte offset inside the pattern (or, for an option, inside the options) and a message;
 /// - a compiled program stays within ``BoundedRegex/maximumInstructionCount``;
 /// - matching is deterministic, and a compiled pattern also runs on the empty subject and on the pattern
-///   itself.
+///   itself;
+/// - a step-limited evaluation gives the unlimited answer or gives up only past its limit, and the steps of
+///   a full evaluation stay within 2 × program per scalar read.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 1 else { return 0 }
@@ -42,6 +44,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(regex.instructionCount <= BoundedRegex.maximumInstructionCount, "program over the budget")
     let first = regex.matches(subject)
     precondition(regex.matches(subject) == first, "matching is not deterministic")
+    let full = regex.evaluate(subject, stepLimit: .max)
+    precondition(full.matched == first, "evaluate and matches disagree")
+    let scalars = subject.unicodeScalars.count
+    precondition(full.steps <= 2 * regex.instructionCount * (scalars + 1), "more steps than the bound")
+    let limit = Int(bytes[0]) * 16
+    let limited = regex.evaluate(subject, stepLimit: limit)
+    if let answer = limited.matched {
+        precondition(answer == first, "a step-limited answer differs")
+    } else {
+        precondition(limited.steps > limit, "gave up within its step limit")
+    }
     _ = regex.matches("")
     _ = regex.matches(String(pattern.prefix(256)))
     return 0

@@ -4,13 +4,13 @@ import BmobWire
 ///
 /// The input is read as JSON; inputs that are not JSON are left to the JSON parser's own fuzzing. The value is
 /// parsed as a `where` and as a `having`, and checked with preconditions:
-/// - a rejection carries code 102 or 117 and a message;
+/// - a rejection carries code 102, 117 or 402 (a `where` over its size limits) and a message;
 /// - `nil` comes only from `{}`;
 /// - the canonical encoding parses again, to a condition that means the same (equal after ``normalized(_:)``),
-///   and encodes to the same JSON (the canonical form is a fixed point), also through its text. The one
-///   allowed failure is the nesting limit, since flattening an `and` may move a part one level down;
-/// - the same value as a native find `data` object decodes or fails with 102, 103 or 117, and a decoded query
-///   re-encodes and decodes to itself.
+///   and encodes to the same JSON (the canonical form is a fixed point), also through its text. The allowed
+///   failures are the nesting and size limits, since flattening an `and` may move a part one level down;
+/// - the same value as a native find `data` object decodes or fails with 102, 103, 117 or 402, a decoded
+///   query keeps its lists within ``FindQuery``'s limits, and it re-encodes and decodes to itself.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let json = try? JSONParser.parse(UnsafeBufferPointer(start: data, count: size)) else { return 0 }
@@ -19,7 +19,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do throws(QueryParseError) {
             condition = having ? try WhereParser.parseHaving(json) : try WhereParser.parse(json)
         } catch {
-            precondition(error.code == .invalidQuery || error.code == .invalidGeoPoint, "unexpected code")
+            precondition(
+                error.code == .invalidQuery || error.code == .invalidGeoPoint || error.code == .whereTooLarge,
+                "unexpected code")
             precondition(!error.message.isEmpty, "empty message")
             continue
         }
@@ -43,7 +45,7 @@ private func checkRoundTrip(_ condition: QueryCondition, having: Bool) {
     do throws(QueryParseError) {
         reparsed = try parse(encoded, having: having)
     } catch {
-        precondition(error.message.hasPrefix("where nests more than"), "canonical where rejected: \(error)")
+        precondition(isLimit(error), "canonical where rejected: \(error)")
         return
     }
     precondition(normalized(reparsed) == normalized(condition), "round trip changed the meaning")
@@ -64,10 +66,17 @@ private func checkFindData(_ json: JSONValue) {
     do throws(QueryParseError) {
         query = try FindQueryDecoder.decode(className: "GameScore", json: json)
     } catch {
-        precondition([102, 103, 117].contains(error.code.rawValue), "unexpected find code")
+        precondition([102, 103, 117, 402].contains(error.code.rawValue), "unexpected find code")
         return
     }
     precondition((0...FindQuery.maximumLimit).contains(query.limit) && query.skip >= 0, "paging out of range")
+    precondition(query.order.count <= FindQuery.maximumOrderKeys, "too many order keys accepted")
+    precondition((query.keys?.count ?? 0) <= FindQuery.maximumKeys, "too many keys accepted")
+    precondition(query.include.count <= FindQuery.maximumIncludes, "too many includes accepted")
+    if let aggregation = query.aggregation {
+        let lists = [aggregation.groupBy, aggregation.sum, aggregation.average, aggregation.max, aggregation.min]
+        precondition(lists.allSatisfy { $0.count <= FindQuery.maximumAggregateFields }, "too many fields accepted")
+    }
     do throws(QueryParseError) {
         let again = try FindQueryDecoder.decode(className: "GameScore", json: FindQueryEncoder.json(query))
         precondition(normalized(again.condition) == normalized(query.condition), "find where changed")
@@ -81,8 +90,13 @@ private func checkFindData(_ json: JSONValue) {
         right.aggregation?.having = nil
         precondition(left == right, "find query changed in a round trip")
     } catch {
-        precondition(error.message.hasPrefix("where nests more than"), "encoded find query rejected: \(error)")
+        precondition(isLimit(error), "encoded find query rejected: \(error)")
     }
+}
+
+/// Whether `error` is a nesting or size limit, which a re-encoded query may reach where the original did not.
+private func isLimit(_ error: QueryParseError) -> Bool {
+    error.code == .whereTooLarge || error.message.hasPrefix("where nests")
 }
 
 private func normalized(_ condition: QueryCondition?) -> QueryCondition? {

@@ -74,7 +74,9 @@ package final class Server: Sendable {
             apps = try await AppDirectory.open(
                 registry: registry,
                 pool: pool,
-                synchronous: configuration.sqliteSynchronous == "full" ? .full : .normal
+                synchronous: configuration.sqliteSynchronous == "full" ? .full : .normal,
+                workLimits: SQLiteStore.WorkLimits(
+                    regexSteps: configuration.maxRegexSteps, queryWork: configuration.maxQueryWork)
             )
         } catch {
             pool.shutdown()

@@ -11,6 +11,8 @@ package final class AppDirectory: Sendable {
     private let registry: AppRegistry
     private let pool: ThreadPool
     private let synchronous: SQLiteStore.SynchronousMode
+    /// Query work limits of every app's store.
+    private let workLimits: SQLiteStore.WorkLimits
     private let lock = Lock()
     // Invariant: `runtimes`, `lastReload`, `registryDate` and `closed` are read and written only under `lock`.
     private nonisolated(unsafe) var runtimes: [String: AppRuntime] = [:]
@@ -18,15 +20,23 @@ package final class AppDirectory: Sendable {
     private nonisolated(unsafe) var registryDate: Date?
     private nonisolated(unsafe) var closed = false
 
-    private init(registry: AppRegistry, pool: ThreadPool, synchronous: SQLiteStore.SynchronousMode) {
+    private init(
+        registry: AppRegistry, pool: ThreadPool, synchronous: SQLiteStore.SynchronousMode,
+        workLimits: SQLiteStore.WorkLimits
+    ) {
         self.registry = registry
         self.pool = pool
         self.synchronous = synchronous
+        self.workLimits = workLimits
     }
 
-    /// Loads the registry of a data folder and opens every app's database.
-    package static func open(registry: AppRegistry, pool: ThreadPool, synchronous: SQLiteStore.SynchronousMode) async throws -> AppDirectory {
-        let directory = AppDirectory(registry: registry, pool: pool, synchronous: synchronous)
+    /// Loads the registry of a data folder and opens every app's database, each with `workLimits` on its
+    /// queries (the `maxRegexSteps` and `maxQueryWork` settings).
+    package static func open(
+        registry: AppRegistry, pool: ThreadPool, synchronous: SQLiteStore.SynchronousMode,
+        workLimits: SQLiteStore.WorkLimits = SQLiteStore.WorkLimits()
+    ) async throws -> AppDirectory {
+        let directory = AppDirectory(registry: registry, pool: pool, synchronous: synchronous, workLimits: workLimits)
         let date = registry.modificationDate()
         let apps = try registry.load()
         do {
@@ -49,7 +59,8 @@ package final class AppDirectory: Sendable {
             SQLiteStore.Configuration(
                 path: folder + "/data.sqlite",
                 readerCount: min(4, max(2, EventLoopGroup.coreCount)),
-                synchronous: synchronous
+                synchronous: synchronous,
+                workLimits: workLimits
             )
         )
         return AppRuntime(app: app, store: store)

@@ -1,3 +1,4 @@
+import BmobStore
 import BmobWire
 
 /// Everything `bmob serve` can be told, with its defaults.
@@ -63,6 +64,13 @@ package struct ServerConfiguration: Sendable, Equatable {
     /// refused with an error packet. An app's key is public, so this keeps one app's subscribers (or
     /// someone using its key) from taking every realtime connection of a server that hosts several apps.
     package var realtimeMaxSessionsPerApp = 5000
+    /// Steps one `$regex` (or BQL `regexp`) evaluation may take on one value before its query is refused
+    /// with 102: about one per live automaton thread per character, so a simple pattern over a 1 MB value
+    /// takes a few million.
+    package var maxRegexSteps = SQLiteStore.WorkLimits.defaultRegexSteps
+    /// Steps one query may take (SQLite instructions plus `$regex` steps, over its find, count and
+    /// sub-queries) before it is refused with 102 and its reader freed.
+    package var maxQueryWork = SQLiteStore.WorkLimits.defaultQueryWork
 
     package init() {}
 
@@ -153,6 +161,12 @@ package struct ServerConfiguration: Sendable, Equatable {
         Setting(key: "realtimeMaxSessionsPerApp", environment: "BMOB_REALTIME_MAX_SESSIONS_PER_APP", flag: "--realtime-max-sessions-per-app", help: "realtime connections subscribed to one app (default 5000)") { config, value throws(ConfigurationError) in
             config.realtimeMaxSessionsPerApp = try integer(value, key: "realtimeMaxSessionsPerApp", range: 1...1_000_000)
         },
+        Setting(key: "maxRegexSteps", environment: "BMOB_MAX_REGEX_STEPS", flag: "--max-regex-steps", help: "steps one $regex may take on one value before its query is refused (default 100000000)") { config, value throws(ConfigurationError) in
+            config.maxRegexSteps = try integer(value, key: "maxRegexSteps", range: 1000...(1 << 62))
+        },
+        Setting(key: "maxQueryWork", environment: "BMOB_MAX_QUERY_WORK", flag: "--max-query-work", help: "steps (SQLite instructions and $regex steps) one query may take before it is refused (default 1000000000)") { config, value throws(ConfigurationError) in
+            config.maxQueryWork = try integer(value, key: "maxQueryWork", range: 1000...(1 << 62))
+        },
         Setting(key: "smtpPort", environment: "BMOB_SMTP_PORT", flag: "--smtp-port", help: "SMTP port (default 25)") { config, value throws(ConfigurationError) in
             config.smtpPort = try integer(value, key: "smtpPort", range: 1...65535)
         },
@@ -235,5 +249,6 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.realtimeMaxHandshakesPerAddress == rhs.realtimeMaxHandshakesPerAddress
             && lhs.realtimeHandshakeLifetimeSeconds == rhs.realtimeHandshakeLifetimeSeconds
             && lhs.realtimeMaxSessionsPerApp == rhs.realtimeMaxSessionsPerApp
+            && lhs.maxRegexSteps == rhs.maxRegexSteps && lhs.maxQueryWork == rhs.maxQueryWork
     }
 }

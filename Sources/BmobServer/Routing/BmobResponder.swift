@@ -25,19 +25,35 @@ package struct BmobResponder: HTTPResponder {
         return nil
     }
 
+    /// Runs the route's handler with a ``RequestTrace`` bound. Every 5xx is logged once with the request id
+    /// (here, or where it was answered: a native envelope, a batch element) and the response then carries
+    /// `X-Request-Id`.
     package func respond(to request: HTTPRequest) async throws -> HTTPResponse {
         switch router.match(request.method, path: request.path) {
         case .found(let route, let parameters):
+            let trace = RequestTrace(
+                requestIdHeader: request.headers["X-Request-Id"], route: "\(request.method) \(route.pattern)",
+                logger: server.logger)
+            var response: HTTPResponse
             do {
-                return try await handlers[route.index](BmobRequest(http: request, parameters: parameters, server: server))
-            } catch let error as BmobAPIError {
-                return error.response
-            } catch let error as any HTTPResponseError {
-                return error.response
+                response = try await RequestTrace.$current.withValue(trace) {
+                    try await handlers[route.index](BmobRequest(http: request, parameters: parameters, server: server))
+                }
+            } catch let error as any HTTPResponseError where !(error is BmobAPIError) {
+                response = error.response
             } catch {
-                server.logger.error("\(request.method) \(request.path) failed: \(error)")
-                return BmobAPIError.body(status: .internalServerError, code: BmobErrorCode.internalError.rawValue, message: "internal server error")
+                response = trace.answer(for: error).response
             }
+            if response.status.code >= 500, !trace.hasReported {
+                // A handler that answered a 5xx itself: log it all the same.
+                var failure = BmobAPIError(.internalError, "internal server error", status: response.status)
+                failure.cause = "the handler answered \(response.status.code)"
+                _ = trace.report(failure)
+            }
+            if trace.hasReported {
+                response.headers.add(name: "X-Request-Id", value: trace.requestId)
+            }
+            return response
         case .methodNotAllowed(let methods):
             var response = BmobAPIError.body(status: .methodNotAllowed, code: 405, message: "method \(request.method) not allowed on \(request.path)")
             response.headers.add(name: "Allow", value: methods.map(\.rawValue).joined(separator: ", "))

@@ -86,6 +86,7 @@ extension SQLQueryCompiler {
             statement.append(" ORDER BY \(terms.joined(separator: ", "))")
         }
         Self.append(limit: query.limit, skip: query.skip, to: &statement)
+        try Self.checkBoundValues(statement)
         return SQLAggregateStatement(statement: statement, columns: results.columns)
     }
 

@@ -25,6 +25,11 @@ package import BmobWire
 /// - ``aggregate(_:)``
 /// - ``whereClause(_:className:)``
 package struct SQLQueryCompiler: Sendable {
+    /// Most values one statement may bind: SQLite's default `SQLITE_MAX_VARIABLE_NUMBER`. The query parsers
+    /// keep `where`s well below it; a statement above it (very many ACL readers repeated in many sub-queries,
+    /// say) is refused here with a clear message rather than by SQLite.
+    package static let maximumBoundValues = 32_766
+
     /// The recorded fields of every class that exists.
     package var classes: [String: [String: FieldSchema]]
 
@@ -52,6 +57,7 @@ package struct SQLQueryCompiler: Sendable {
             statement.append(nearest)
         }
         Self.append(limit: query.limit, skip: query.skip, to: &statement)
+        try Self.checkBoundValues(statement)
         return statement
     }
 
@@ -66,6 +72,7 @@ package struct SQLQueryCompiler: Sendable {
         let whereClause = try Self.filter(query, &conditions)
         var statement = SQLFragment("SELECT count(*) FROM \(table.quoted)")
         Self.append(where: whereClause, to: &statement)
+        try Self.checkBoundValues(statement)
         return statement
     }
 
@@ -75,7 +82,20 @@ package struct SQLQueryCompiler: Sendable {
     package func whereClause(_ condition: QueryCondition?, className: String) throws -> SQLFragment {
         _ = try SQLiteTableName(className: className)
         var conditions = SQLConditionCompiler(classes: classes)
-        return try conditions.compile(condition, className: className)
+        let clause = try conditions.compile(condition, className: className)
+        try Self.checkBoundValues(clause)
+        return clause
+    }
+
+    /// Refuses a statement that binds more than ``maximumBoundValues`` values.
+    ///
+    /// - Throws: ``StoreError/Code/invalidQuery``.
+    static func checkBoundValues(_ statement: SQLFragment) throws(StoreError) {
+        guard statement.arguments.count <= maximumBoundValues else {
+            throw StoreError.invalidQuery(
+                "the query is too large for the database (more than \(maximumBoundValues) values); use fewer "
+                    + "$in values or conditions")
+        }
     }
 
     /// `ORDER BY` terms for field paths and system columns (`-score` descending); Dates order by their

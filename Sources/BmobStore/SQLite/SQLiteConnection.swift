@@ -12,19 +12,28 @@ import Darwin
 /// thread, and every use checks that it runs there (a wrong-thread use is a programmer error and traps).
 /// Connections use SQLite's multi-thread mode (`SQLITE_OPEN_NOMUTEX`): confinement replaces SQLite's mutex.
 /// Statements are prepared once and cached by SQL text; values are always bound, never interpolated.
-/// Every connection carries the query functions of ``SQLiteFunctions`` (`bmob_distance`, `bmob_regexp`).
+/// Every connection carries the query functions of ``SQLiteFunctions`` (`bmob_distance`, `bmob_regexp`) and a
+/// ``SQLiteWorkBudget``: `$regex` evaluations are held to their step limit everywhere, and a read-only
+/// connection also stops any read that does more work than ``SQLiteStore/WorkLimits/queryWork``.
 final class SQLiteConnection {
     private var handle: OpaquePointer?
     private let owner: pthread_t
+    /// The work of the current read or write job; reset with ``SQLiteWorkBudget/reset()`` before each.
+    let workBudget: SQLiteWorkBudget
     /// Above 256 cached statements the cache is emptied; it only fills with per-class statements.
     private var statements = SQLiteStatementCache<SQLiteStatement>(limit: 256)
     /// The class-table SQL texts built last (``SQLiteObjectRows``).
     var classSQL = SQLiteClassSQL()
 
-    /// Opens the database at `path`; a read-write connection creates the file if it is missing.
-    init(path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+    /// Opens the database at `path`; a read-write connection creates the file if it is missing. A read-only
+    /// connection limits each read to `workLimits.queryWork` steps.
+    init(
+        path: String, readOnly: Bool, busyTimeoutMilliseconds: Int32,
+        workLimits: SQLiteStore.WorkLimits = SQLiteStore.WorkLimits()
+    ) throws(StoreError) {
         _ = Self.processSetup
         owner = pthread_self()
+        workBudget = SQLiteWorkBudget(limits: workLimits, limitsQueries: readOnly)
         let flags =
             (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         var opened: OpaquePointer?
@@ -37,12 +46,23 @@ final class SQLiteConnection {
         }
         sqlite3_extended_result_codes(opened, 1)
         sqlite3_busy_timeout(opened, busyTimeoutMilliseconds)
-        let registered = SQLiteFunctions.register(opened)
+        let registered = SQLiteFunctions.register(opened, budget: workBudget)
         guard registered == SQLITE_OK else {
             var error = Self.error(code: registered, handle: opened, sql: nil)
             error.message = "cannot register the store's SQL functions"
             sqlite3_close_v2(opened)
             throw error
+        }
+        if readOnly {
+            // Unretained: the connection owns the budget and closes the handle before releasing it.
+            sqlite3_progress_handler(
+                opened, SQLiteWorkBudget.progressInterval,
+                { pointer in
+                    guard let pointer else { return 0 }
+                    let budget = Unmanaged<SQLiteWorkBudget>.fromOpaque(pointer).takeUnretainedValue()
+                    return budget.chargeInstructions() ? 0 : 1
+                },
+                Unmanaged.passUnretained(workBudget).toOpaque())
         }
         handle = opened
     }
@@ -163,7 +183,7 @@ final class SQLiteConnection {
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
         guard code == SQLITE_OK, let prepared else { throw Self.error(code: code, handle: handle, sql: sql) }
-        let statement = SQLiteStatement(prepared, sql: sql)
+        let statement = SQLiteStatement(prepared, sql: sql, budget: workBudget)
         statements.insert(statement, for: sql)
         return statement
     }
@@ -175,11 +195,20 @@ final class SQLiteConnection {
     }
 
     /// Builds the store error for a failed SQLite call: a safe message from the code, and SQLite's own
-    /// message with the SQL text as debug-only detail.
+    /// message with the SQL text as debug-only detail. A statement over one of SQLite's size limits (too deep,
+    /// too many values, columns or terms, too big) is the query's fault, not the server's: it becomes
+    /// ``StoreError/Code/invalidQuery`` (Bmob 102) rather than an internal error.
     static func error(code: Int32, handle: OpaquePointer?, sql: String?, fileID: String = #fileID, line: Int = #line)
         -> StoreError
     {
         let resultCode = SQLiteResultCode(rawValue: code)
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? ""
+        if let limit = SQLiteLimitFailure(code: resultCode, message: message) {
+            var error = StoreError.invalidQuery(limit.clientMessage)
+            error.sqliteCode = resultCode
+            error.detail = sql.map { "\(message) in: \($0)" } ?? message
+            return error
+        }
         let storeCode: StoreError.Code =
             switch resultCode.primary {
             case .busy, .locked: .busy
@@ -191,7 +220,7 @@ final class SQLiteConnection {
             }
         var error = StoreError(storeCode, "database error", fileID: fileID, line: line)
         error.sqliteCode = resultCode
-        var detail = handle.map { String(cString: sqlite3_errmsg($0)) } ?? ""
+        var detail = message
         if let sql { detail += " in: \(sql)" }
         error.detail = detail
         return error

@@ -16,20 +16,24 @@ import CSQLite
 ///   matches `value`, 0 otherwise. Only text matches: numbers, NULL and JSON objects or arrays (text that
 ///   carries SQLite's JSON subtype) give 0. The compiled pattern is kept with the statement
 ///   (`sqlite3_set_auxdata`), so a query compiles it once, not once per row. The query compiler validates
-///   the pattern first; a pattern that still fails here makes the statement fail.
+///   the pattern first; a pattern that still fails here makes the statement fail. Each evaluation runs with
+///   the connection's ``SQLiteWorkBudget`` allowance and is charged to it; one that runs out fails the
+///   statement, which then reports the budget's error (Bmob 102).
 enum SQLiteFunctions {
     /// The subtype SQLite's JSON functions give to JSON text results (objects and arrays): `'J'`.
     private static let jsonSubtype: UInt32 = 74
 
-    /// Registers the functions on a freshly opened handle; returns the SQLite result code.
-    static func register(_ handle: OpaquePointer) -> Int32 {
+    /// Registers the functions on a freshly opened handle; returns the SQLite result code. `budget` is the
+    /// connection's, which outlives the handle.
+    static func register(_ handle: OpaquePointer, budget: SQLiteWorkBudget) -> Int32 {
         let pure = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
         var code = sqlite3_create_function_v2(
             handle, "bmob_distance", 4, pure, nil,
             { context, count, arguments in SQLiteFunctions.distance(context, count, arguments) }, nil, nil, nil)
         guard code == SQLITE_OK else { return code }
+        // Unretained: the connection owns the budget and closes the handle before releasing it.
         code = sqlite3_create_function_v2(
-            handle, "bmob_regexp", 3, pure | SQLITE_SUBTYPE, nil,
+            handle, "bmob_regexp", 3, pure | SQLITE_SUBTYPE, Unmanaged.passUnretained(budget).toOpaque(),
             { context, count, arguments in SQLiteFunctions.regexp(context, count, arguments) }, nil, nil, nil)
         return code
     }
@@ -105,7 +109,18 @@ enum SQLiteFunctions {
             sqlite3_result_int(context, 0)
             return
         }
-        sqlite3_result_int(context, regex.matches(subject) ? 1 : 0)
+        guard let pointer = sqlite3_user_data(context) else {
+            sqlite3_result_int(context, regex.matches(subject) ? 1 : 0)
+            return
+        }
+        let budget = Unmanaged<SQLiteWorkBudget>.fromOpaque(pointer).takeUnretainedValue()
+        let allowance = budget.regexStepAllowance
+        let evaluation = regex.evaluate(subject, stepLimit: allowance)
+        guard budget.charge(evaluation, allowance: allowance), let matched = evaluation.matched else {
+            sqlite3_result_error(context, SQLiteWorkBudget.regexFailureMessage, -1)
+            return
+        }
+        sqlite3_result_int(context, matched ? 1 : 0)
     }
 
     /// The argument's text, `nil` unless it is TEXT.

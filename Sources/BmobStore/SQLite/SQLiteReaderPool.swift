@@ -3,7 +3,8 @@ import BmobIO
 /// Read-only connections, one per thread of a pool, each opened lazily on its own thread.
 ///
 /// A read runs as `BEGIN … COMMIT` on whichever thread is free, so it sees one WAL snapshot and never
-/// waits for the writer.
+/// waits for the writer. Each read starts with a fresh ``SQLiteWorkBudget``: one that does more work than
+/// ``SQLiteStore/WorkLimits`` allow fails with the budget's error and leaves the thread to the next read.
 final class SQLiteReaderPool: @unchecked Sendable {
     // Invariant: `slots[i].connection` is only touched by the pool thread with index `i`, and by
     // ``shutdown()`` after every pool thread was joined. The array itself never changes after `init`, so
@@ -50,11 +51,17 @@ final class SQLiteReaderPool: @unchecked Sendable {
         let connection = try connection(at: index)
         guard ticket.start(connection.interruptHandle) else { throw CancellationError() }
         defer { ticket.finish() }
+        connection.workBudget.reset()
         do {
             try connection.run("BEGIN")
             let transaction = SQLiteReadTransaction(connection: connection, catalog: registry.committed, ticket: ticket)
             defer { transaction.invalidate() }
             let value = try body(transaction)
+            // A caller that caught the budget's error (to try something else, say) must not answer with a
+            // partial result: a read over its budget fails as a whole.
+            if let exhausted = connection.workBudget.error { throw exhausted }
+            // Ending the transaction is not the query's work: the budget must not stop it.
+            connection.workBudget.reset()
             // A read-only transaction has nothing to lose: if COMMIT fails, ROLLBACK ends it all the same.
             do {
                 try connection.run("COMMIT")
@@ -63,6 +70,9 @@ final class SQLiteReaderPool: @unchecked Sendable {
             }
             return value
         } catch {
+            // The error already says whether the budget stopped the read; the ROLLBACK must run regardless, or
+            // the connection would stay inside this transaction for the next read.
+            connection.workBudget.reset()
             if connection.isInTransaction { try? connection.run("ROLLBACK") }
             if ticket.isCancelled, (error as? StoreError)?.sqliteCode == .interrupt { throw CancellationError() }
             throw error
@@ -74,7 +84,8 @@ final class SQLiteReaderPool: @unchecked Sendable {
         if let connection = slot.connection { return connection }
         let connection = try SQLiteConnection(
             path: configuration.path, readOnly: true,
-            busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds))
+            busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds),
+            workLimits: configuration.workLimits)
         try connection.execute("PRAGMA cache_size = -\(configuration.cacheSizeKibibytes)")
         slot.connection = connection
         return connection

@@ -30,6 +30,7 @@ struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     static let ioError = Self(rawValue: SQLITE_IOERR)
     static let corrupt = Self(rawValue: SQLITE_CORRUPT)
     static let full = Self(rawValue: SQLITE_FULL)
+    static let tooBig = Self(rawValue: SQLITE_TOOBIG)
     static let cantOpen = Self(rawValue: SQLITE_CANTOPEN)
     static let schema = Self(rawValue: SQLITE_SCHEMA)
     static let constraint = Self(rawValue: SQLITE_CONSTRAINT)

@@ -11,14 +11,17 @@ final class SQLiteStatement {
     private let parameterCount: Int
     /// Whether a bound value is large enough that the statement should not keep its copy once reset.
     private var holdsLargeValue = false
+    /// The connection's work budget: a statement it stopped fails with the budget's error, not SQLite's.
+    private let budget: SQLiteWorkBudget
 
     /// Texts above this size are released at reset; smaller ones stay bound until the next use overwrites
     /// them, which spares a `sqlite3_clear_bindings` per statement run.
     private static let largeValueBytes = 4096
 
-    init(_ handle: OpaquePointer, sql: String) {
+    init(_ handle: OpaquePointer, sql: String, budget: SQLiteWorkBudget) {
         self.handle = handle
         self.sql = sql
+        self.budget = budget
         self.parameterCount = Int(sqlite3_bind_parameter_count(handle))
     }
 
@@ -111,8 +114,11 @@ final class SQLiteStatement {
         return try body(UnsafeBufferPointer(start: pointer, count: count))
     }
 
+    /// The error for a failed call: the budget's when it stopped the statement (an interrupt from the
+    /// progress handler, or `bmob_regexp` failing), else SQLite's.
     private func failure(_ code: Int32) -> StoreError {
-        SQLiteConnection.error(code: code, handle: sqlite3_db_handle(handle), sql: sql)
+        if let error = budget.error { return error }
+        return SQLiteConnection.error(code: code, handle: sqlite3_db_handle(handle), sql: sql)
     }
 }
 

@@ -23,9 +23,12 @@ extension SQLiteStore {
         package var cacheSizeKibibytes: Int
         /// The time recorded in journal rows and `__migrations`, in milliseconds since 1970 UTC.
         package var clock: @Sendable () -> Int64
+        /// How much work one read and one `$regex` evaluation may do; see ``WorkLimits``.
+        package var workLimits: WorkLimits
 
         /// A configuration with defaults: 4 readers, ``SynchronousMode/normal``, a 5 s busy timeout,
-        /// groups of up to 256 writes, a 16 MiB page cache per connection, and the system clock.
+        /// groups of up to 256 writes, a 16 MiB page cache per connection, the system clock, and the default
+        /// ``WorkLimits``.
         package init(
             path: String,
             readerCount: Int = 4,
@@ -33,7 +36,8 @@ extension SQLiteStore {
             busyTimeoutMilliseconds: Int = 5000,
             maximumGroupSize: Int = 256,
             cacheSizeKibibytes: Int = 16384,
-            clock: @escaping @Sendable () -> Int64 = Configuration.systemClock
+            clock: @escaping @Sendable () -> Int64 = Configuration.systemClock,
+            workLimits: WorkLimits = WorkLimits()
         ) {
             self.path = path
             self.readerCount = readerCount
@@ -42,6 +46,7 @@ extension SQLiteStore {
             self.maximumGroupSize = maximumGroupSize
             self.cacheSizeKibibytes = cacheSizeKibibytes
             self.clock = clock
+            self.workLimits = workLimits
         }
 
         /// Wall-clock time in milliseconds since 1970 UTC.

@@ -46,7 +46,8 @@ final class SQLiteWriter: @unchecked Sendable {
         try await pool.run { _ in
             let connection = try SQLiteConnection(
                 path: self.configuration.path, readOnly: false,
-                busyTimeoutMilliseconds: Int32(clamping: self.configuration.busyTimeoutMilliseconds))
+                busyTimeoutMilliseconds: Int32(clamping: self.configuration.busyTimeoutMilliseconds),
+                workLimits: self.configuration.workLimits)
             // WAL is a property of the file; asking again is cheap. An in-memory database cannot use it.
             let mode = try connection.firstRow("PRAGMA journal_mode = WAL") { $0.text(0) } ?? nil
             guard mode?.lowercased() == "wal" else {
@@ -182,6 +183,8 @@ final class SQLiteWriter: @unchecked Sendable {
             let savepoint = savepointEach || !(job.rerunnable && allRerunnable)
             // Only a job without a savepoint needs to know whether its failure changed anything.
             let mark = savepoint ? nil : connection.changeMark
+            // `$regex` steps are limited per evaluation on the writer too; a new job starts with a clean slate.
+            connection.workBudget.reset()
             do {
                 if savepoint { try connection.run("SAVEPOINT job") }
                 try job.perform(transaction)
@@ -195,6 +198,8 @@ final class SQLiteWriter: @unchecked Sendable {
                 transaction.invalidate()
                 job.fail(error)
                 failedCount += 1
+                // The rollback that follows is not the job's work, and must not report its error.
+                connection.workBudget.reset()
                 guard connection.isInTransaction else {
                     // SQLite ended the transaction: the group's earlier writes are gone with it.
                     fail(succeeded, error, alreadyCounted: failedCount)

@@ -26,7 +26,10 @@
 ///
 /// `?` placeholders, in `where` and `limit` only, take `values` in order; their number must match. Every
 /// failure is a ``QueryParseError`` with code 601, a message saying what was expected, and the byte offset.
-/// Statements longer than ``maximumLength`` bytes and nesting deeper than ``maximumDepth`` are refused.
+/// Statements longer than ``maximumLength`` bytes and nesting deeper than ``maximumDepth`` are refused, and so
+/// are lists longer than a find allows (``FindQuery/maximumKeys`` columns, ``FindQuery/maximumIncludes``
+/// includes, ``FindQuery/maximumAggregateFields`` fields per function or `group by`,
+/// ``FindQuery/maximumOrderKeys`` `order by` keys) and conditions over ``WhereParser``'s size limits.
 package struct BQLParser {
     /// Longest statement accepted, in UTF-8 bytes (Bmob's documented limit).
     package static let maximumLength = 4096
@@ -198,6 +201,14 @@ package struct BQLParser {
                 advance()
                 let field = try fieldPath(having: false, expected: "a field in \(function)()")
                 try expectSymbol(")", "')' to close \(function)(")
+                let named: Int =
+                    switch function {
+                    case "sum": selection.sum.count
+                    case "average", "avg": selection.average.count
+                    case "max": selection.max.count
+                    default: selection.min.count
+                    }
+                try checkListLength(named, FindQuery.maximumAggregateFields, "\(function)() fields")
                 switch function {
                 case "sum": selection.sum.append(field)
                 case "average", "avg": selection.average.append(field)
@@ -211,10 +222,12 @@ package struct BQLParser {
                 guard QueryPath.isValidInclude(path) else {
                     throw .invalidBQL("invalid include path \(QueryParseError.quoted(path))", offset: start)
                 }
+                try checkListLength(selection.include.count, FindQuery.maximumIncludes, "include paths")
                 selection.include.append(path)
             } else {
                 let expected = "a column, '*', count(*), include or sum/average/max/min() in the select list"
                 guard !isKeyword("from") else { throw fail(expected) }
+                try checkListLength(selection.columns.count, FindQuery.maximumKeys, "columns")
                 selection.columns.append(try fieldPath(having: false, expected: expected))
             }
         } while consumeSymbol(",")
@@ -242,6 +255,7 @@ package struct BQLParser {
     private mutating func groupByList() throws(QueryParseError) -> [String] {
         var fields: [String] = []
         repeat {
+            try checkListLength(fields.count, FindQuery.maximumAggregateFields, "group by fields")
             fields.append(try fieldPath(having: false, expected: "a field to group by"))
         } while consumeSymbol(",")
         return fields
@@ -279,6 +293,7 @@ package struct BQLParser {
                     trailing = direction
                 }
             }
+            try checkListLength(keys.count, FindQuery.maximumOrderKeys, "order by keys")
             keys.append((path, descending, fixed))
         } while trailing == nil && consumeSymbol(",")
         return keys.map { OrderKey(path: $0.path, descending: $0.fixed ? $0.descending : (trailing ?? false)) }
@@ -861,6 +876,14 @@ package struct BQLParser {
     }
 
     /// "expected X but found Y" at the token `distance` ahead.
+    /// Refuses another item for a list that already holds `count` items when that would pass `maximum`; the
+    /// error points at the current token.
+    private func checkListLength(_ count: Int, _ maximum: Int, _ what: String) throws(QueryParseError) {
+        guard count < maximum else {
+            throw .invalidBQL("more than \(maximum) \(what)", offset: current.offset)
+        }
+    }
+
     private func fail(_ expected: String, at distance: Int = 0) -> QueryParseError {
         let token = peek(distance)
         return .invalidBQL("expected \(expected) but found \(token.summary)", offset: token.offset)

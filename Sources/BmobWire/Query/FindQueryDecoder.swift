@@ -14,6 +14,10 @@
 /// - `groupby`, `sum`, `average`, `max`, `min`: comma lists, spaces after commas trimmed; `groupcount`: `true`;
 /// - `having`: JSON, or a Python `str(dict)` (``WhereParser/parseHaving(text:)``).
 ///
+/// Lists are bounded (102 beyond): ``FindQuery/maximumOrderKeys`` order keys, ``FindQuery/maximumKeys`` keys,
+/// ``FindQuery/maximumIncludes`` include paths, ``FindQuery/maximumAggregateFields`` fields in each statistics
+/// list; `where` and `having` have ``WhereParser``'s limits.
+///
 /// The native form takes the same names with JSON values: `where` and `having` as objects (or JSON text),
 /// numbers for `limit` and `skip`, `true` for `count` and `groupcount`, and comma strings or string arrays for
 /// the lists.
@@ -51,7 +55,7 @@ package enum FindQueryDecoder {
         var aggregation = Aggregation()
         var aggregated = false
         if let text = values["groupby"] {
-            aggregation.groupBy = try fields(list(text), parameter: "groupby")
+            aggregation.groupBy = try aggregateFields(list(text), parameter: "groupby")
             aggregated = true
         }
         if let text = values["groupcount"] {
@@ -60,7 +64,7 @@ package enum FindQueryDecoder {
         }
         for name in ["sum", "average", "max", "min"] {
             guard let text = values[name] else { continue }
-            setFunction(name, try fields(list(text), parameter: name), in: &aggregation)
+            setFunction(name, try aggregateFields(list(text), parameter: name), in: &aggregation)
             aggregated = true
         }
         if let text = values["having"], !text.trimmingSpaces().isEmpty {
@@ -107,7 +111,7 @@ package enum FindQueryDecoder {
         var aggregation = Aggregation()
         var aggregated = false
         if let value = members["groupby"], !value.isNull {
-            aggregation.groupBy = try fields(list(value, parameter: "groupby"), parameter: "groupby")
+            aggregation.groupBy = try aggregateFields(list(value, parameter: "groupby"), parameter: "groupby")
             aggregated = true
         }
         if let value = members["groupcount"], !value.isNull {
@@ -116,7 +120,7 @@ package enum FindQueryDecoder {
         }
         for name in ["sum", "average", "max", "min"] {
             guard let value = members[name], !value.isNull else { continue }
-            setFunction(name, try fields(list(value, parameter: name), parameter: name), in: &aggregation)
+            setFunction(name, try aggregateFields(list(value, parameter: name), parameter: name), in: &aggregation)
             aggregated = true
         }
         switch members["having"] {
@@ -169,6 +173,7 @@ package enum FindQueryDecoder {
 
     /// Order keys: `-a` descending, `+a` or `a` ascending, `a desc` / `a asc` as the Swift SDK writes them.
     private static func order(_ items: [String]) throws(QueryParseError) -> [OrderKey] {
+        try checkCount(items, FindQuery.maximumOrderKeys, parameter: "order")
         var keys: [OrderKey] = []
         for item in items {
             var path = Substring(item)
@@ -229,7 +234,21 @@ package enum FindQueryDecoder {
     }
 
     private static func keys(_ items: [String]) throws(QueryParseError) -> [String] {
-        try fields(items, parameter: "keys")
+        try checkCount(items, FindQuery.maximumKeys, parameter: "keys")
+        return try fields(items, parameter: "keys")
+    }
+
+    /// The fields of `groupby`, `sum`, `average`, `max` or `min`.
+    private static func aggregateFields(_ items: [String], parameter: String) throws(QueryParseError) -> [String] {
+        try checkCount(items, FindQuery.maximumAggregateFields, parameter: parameter)
+        return try fields(items, parameter: parameter)
+    }
+
+    /// Refuses a list longer than `maximum` (102), before its items are checked one by one.
+    private static func checkCount(_ items: [String], _ maximum: Int, parameter: String) throws(QueryParseError) {
+        guard items.count <= maximum else {
+            throw .invalidQuery("\(parameter) lists \(items.count) items, more than the \(maximum) allowed")
+        }
     }
 
     private static func fields(_ items: [String], parameter: String) throws(QueryParseError) -> [String] {
@@ -240,6 +259,7 @@ package enum FindQueryDecoder {
     }
 
     private static func include(_ items: [String]) throws(QueryParseError) -> [String] {
+        try checkCount(items, FindQuery.maximumIncludes, parameter: "include")
         for item in items where !QueryPath.isValidInclude(item) {
             throw .invalidQuery("include has an invalid path \(QueryParseError.quoted(item))")
         }

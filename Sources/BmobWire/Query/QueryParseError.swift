@@ -1,7 +1,8 @@
 /// Why a `where`, a find query's parameters or a BQL statement was rejected.
 ///
 /// ``code`` is the Bmob code to answer with: ``BmobErrorCode/invalidQuery`` (102) for `where` and
-/// query-parameter problems, ``BmobErrorCode/invalidGeoPoint`` (117) for coordinates out of range in a `where`,
+/// query-parameter problems, ``BmobErrorCode/whereTooLarge`` (402) for a `where` over its size limits,
+/// ``BmobErrorCode/invalidGeoPoint`` (117) for coordinates out of range in a `where`,
 /// ``BmobErrorCode/invalidClassName`` (103) for a bad class name, and ``BmobErrorCode/invalidBQL`` (601) for
 /// every BQL problem.
 ///
@@ -25,6 +26,11 @@ package struct QueryParseError: Error, Sendable, Hashable, CustomStringConvertib
     /// A 102 error: an invalid `where` or query parameter.
     package static func invalidQuery(_ message: String, offset: Int? = nil) -> Self {
         Self(code: .invalidQuery, message: message, offset: offset)
+    }
+
+    /// A 402 error: a `where` (or `having`) over one of its size limits.
+    package static func whereTooLarge(_ message: String) -> Self {
+        Self(code: .whereTooLarge, message: message)
     }
 
     /// A 601 error: an invalid BQL statement, at `offset` bytes into it.

@@ -12,16 +12,40 @@
 /// Untrusted input is the normal case: field paths are checked with ``QueryPath``, class names with
 /// ``BmobName``, operands by type, and `$and`, `$or` and sub-queries nest at most ``maximumDepth`` levels.
 /// Failures are ``QueryParseError``s with code 102, or 117 for coordinates out of range.
+///
+/// Size is bounded too, so that every `where` accepted fits SQLite's limits (an expression at most 1000 deep,
+/// a parser stack of 100, 32766 bound values) with room to spare and its cost stays proportionate: sub-queries
+/// nest at most ``maximumSubQueryDepth`` deep (102 beyond), and a `where` holds at most ``maximumConditions``
+/// conditions and ``maximumTotalListLength`` listed values in all, each `$in`, `$nin` or `$all` at most
+/// ``maximumListLength``. A `where` over a total limit is refused with 402 ("where too large") before any of
+/// it runs.
 package enum WhereParser {
     /// Deepest nesting of `$and`, `$or` and sub-query `where`s accepted below the top-level object.
     package static let maximumDepth = 32
 
     /// Most values one `$in`, `$nin` or `$all` may list.
     package static let maximumListLength = 10_000
+    /// Most conditions one `where` (or `having`) may hold: each operator on a field (a bare value is one
+    /// `$eq`), each `$relatedTo`, each value of an `$all` (each is tested on its own), and each empty object in
+    /// an `$or` or `$and`; a condition inside n nested sub-queries counts n + 1 times. SQLite nests a chain of
+    /// conditions one level per condition, and the chains of nested sub-queries add up again at every level,
+    /// up to 1000 levels; real queries use a few dozen conditions at most.
+    package static let maximumConditions = 500
+    /// Deepest nesting of sub-queries (`$inQuery`, `$notInQuery`, `$select`, `$dontSelect`) inside one
+    /// another: SQLite's parser stack overflows at six or seven.
+    package static let maximumSubQueryDepth = 4
+    /// Most values all the `$in`, `$nin` and `$all` lists of one `where` may hold together: each is bound to
+    /// the statement, which takes 32766 at most.
+    package static let maximumTotalListLength = 20_000
     /// Earth's radius for `$maxDistanceInKilometers`.
     package static let earthRadiusKilometers = 6371.0
     /// Earth's radius for `$maxDistanceInMiles`.
     package static let earthRadiusMiles = 3958.8
+
+    /// Operators that only qualify another one on the same field, and so add no condition of their own.
+    private static let companionOperators: Set<String> = [
+        "$options", "$maxDistance", "$maxDistanceInRadians", "$maxDistanceInKilometers", "$maxDistanceInMiles",
+    ]
 
     /// Keys a sub-query object may carry besides `className` and `where`; Bmob ignores them.
     private static let ignoredSubQueryKeys: Set<String> = ["limit", "skip", "order", "include", "keys", "count"]
@@ -32,7 +56,8 @@ package enum WhereParser {
     /// - Returns: The condition, or `nil` for `{}`.
     /// - Throws: ``QueryParseError`` with code 102, or 117 for a GeoPoint out of range.
     package static func parse(_ json: JSONValue) throws(QueryParseError) -> QueryCondition? {
-        try parseObject(json, depth: 0, having: false)
+        var tally = WhereSizeTally()
+        return try parseObject(json, depth: 0, having: false, tally: &tally)
     }
 
     /// Reads a `where` from its JSON text, as the REST `where` parameter carries it.
@@ -47,7 +72,8 @@ package enum WhereParser {
     ///
     /// - Throws: ``QueryParseError`` with code 102, or 117.
     package static func parseHaving(_ json: JSONValue) throws(QueryParseError) -> QueryCondition? {
-        try parseObject(json, depth: 0, having: true)
+        var tally = WhereSizeTally()
+        return try parseObject(json, depth: 0, having: true, tally: &tally)
     }
 
     /// Reads a `having` from its text: JSON, or, when that fails, the Python `str(dict)` the Python clients send
@@ -80,7 +106,7 @@ package enum WhereParser {
     // MARK: - Objects
 
     private static func parseObject(
-        _ json: JSONValue, depth: Int, having: Bool
+        _ json: JSONValue, depth: Int, having: Bool, tally: inout WhereSizeTally
     ) throws(QueryParseError) -> QueryCondition? {
         guard depth <= maximumDepth else {
             throw .invalidQuery("where nests more than \(maximumDepth) levels of $and, $or and sub-queries")
@@ -96,22 +122,31 @@ package enum WhereParser {
                 guard case .array(let elements) = value else {
                     throw .invalidQuery("\(key) expects an array of where objects")
                 }
+                // Refused before the branches are read: each holds at least one condition or counts as one.
+                guard elements.count <= maximumConditions else {
+                    throw .whereTooLarge(
+                        "\(key) has \(elements.count) branches, more than the \(maximumConditions) conditions a "
+                            + "where may hold; use $in for many values of one field, or split the query")
+                }
                 var children: [QueryCondition] = []
                 children.reserveCapacity(elements.count)
                 for element in elements {
                     guard case .object = element else {
                         throw .invalidQuery("\(key) expects an array of where objects")
                     }
-                    children.append(try parseObject(element, depth: depth + 1, having: having) ?? .and([]))
+                    if element.objectValue?.isEmpty == true { try tally.addConditions(1) }
+                    children.append(
+                        try parseObject(element, depth: depth + 1, having: having, tally: &tally) ?? .and([]))
                 }
                 conditions.append(key == "$or" ? .or(children) : .and(children))
             case "$relatedTo":
+                try tally.addConditions(1)
                 conditions.append(try parseRelatedTo(value, fieldKey: nil))
             default:
                 guard !key.hasPrefix("$") else {
                     throw .invalidQuery("unknown operator \(QueryParseError.quoted(key)) at the top level of where")
                 }
-                conditions.append(try parseField(key, value, depth: depth, having: having))
+                conditions.append(try parseField(key, value, depth: depth, having: having, tally: &tally))
             }
         }
         switch conditions.count {
@@ -122,11 +157,12 @@ package enum WhereParser {
     }
 
     private static func parseField(
-        _ path: String, _ value: JSONValue, depth: Int, having: Bool
+        _ path: String, _ value: JSONValue, depth: Int, having: Bool, tally: inout WhereSizeTally
     ) throws(QueryParseError) -> QueryCondition {
         let validPath = having ? QueryPath.isValidResultPath(path) : QueryPath.isValidFieldPath(path)
         guard validPath else { throw .invalidQuery("invalid field path \(QueryParseError.quoted(path))") }
         guard case .object(let operators) = value, operators.keys.contains(where: { $0.hasPrefix("$") }) else {
+            try tally.addConditions(1)
             try checkValue(value, path: path)
             return .field(path: path, constraints: [.equalTo(value)])
         }
@@ -138,8 +174,11 @@ package enum WhereParser {
             guard operators.count == 1 else {
                 throw .invalidQuery("$relatedTo under \(field) cannot be combined with other operators")
             }
+            try tally.addConditions(1)
             return try parseRelatedTo(related, fieldKey: path)
         }
+        // Companion operators ($options, $maxDistance…) are read with the operator they qualify.
+        try tally.addConditions(operators.keys.count(where: { !companionOperators.contains($0) }))
         var constraints: [FieldConstraint] = []
         for name in operators.keys.sorted() {
             let operand = operators[name]!
@@ -166,6 +205,9 @@ package enum WhereParser {
                 guard elements.count <= Self.maximumListLength else {
                     throw .invalidQuery("\(name) on \(field) lists more than \(Self.maximumListLength) values")
                 }
+                try tally.addValues(elements.count)
+                // Each `$all` value is a test of its own, ANDed with the others.
+                if name == "$all" { try tally.addConditions(max(0, elements.count - 1)) }
                 try checkValue(operand, path: path)
                 switch name {
                 case "$in": constraints.append(.containedIn(elements))
@@ -184,12 +226,13 @@ package enum WhereParser {
                     throw .invalidQuery("$options on \(field) needs a $regex")
                 }
             case "$select", "$dontSelect":
-                let (key, query) = try parseSelect(operand, operator: name, field: field, depth: depth)
+                let (key, query) = try parseSelect(
+                    operand, operator: name, field: field, depth: depth, tally: &tally)
                 constraints.append(
                     name == "$select"
                         ? .matchesKeyInQuery(key: key, query: query) : .doesNotMatchKeyInQuery(key: key, query: query))
             case "$inQuery", "$notInQuery":
-                let query = try parseSubQuery(operand, operator: name, field: field, depth: depth)
+                let query = try parseSubQuery(operand, operator: name, field: field, depth: depth, tally: &tally)
                 constraints.append(name == "$inQuery" ? .matchesQuery(query) : .doesNotMatchQuery(query))
             case "$nearSphere":
                 let point = try geoPoint(operand, what: "$nearSphere on \(field)")
@@ -256,7 +299,7 @@ package enum WhereParser {
     }
 
     private static func parseSelect(
-        _ operand: JSONValue, operator name: String, field: String, depth: Int
+        _ operand: JSONValue, operator name: String, field: String, depth: Int, tally: inout WhereSizeTally
     ) throws(QueryParseError) -> (key: String, query: SubQuery) {
         let shape = "{\"query\":{\"className\":…,\"where\":{…}},\"key\":…}"
         guard case .object(let members) = operand, let query = members["query"], let key = members["key"] else {
@@ -268,15 +311,17 @@ package enum WhereParser {
         guard case .string(let keyPath) = key, QueryPath.isValidFieldPath(keyPath) else {
             throw .invalidQuery("the key of \(name) on \(field) must be a field path")
         }
-        return (keyPath, try parseSubQuery(query, operator: name, field: field, depth: depth))
+        return (keyPath, try parseSubQuery(query, operator: name, field: field, depth: depth, tally: &tally))
     }
 
     private static func parseSubQuery(
-        _ operand: JSONValue, operator name: String, field: String, depth: Int
+        _ operand: JSONValue, operator name: String, field: String, depth: Int, tally: inout WhereSizeTally
     ) throws(QueryParseError) -> SubQuery {
         guard case .object(let members) = operand, let classValue = members["className"] else {
             throw .invalidQuery("\(name) on \(field) expects a query {\"className\":…,\"where\":{…}}")
         }
+        try tally.enterSubQuery()
+        defer { tally.leaveSubQuery() }
         guard case .string(let className) = classValue, BmobName.isValidClassName(className) else {
             throw .invalidQuery("the className in \(name) on \(field) is not a valid class name")
         }
@@ -293,7 +338,7 @@ package enum WhereParser {
                 throw .invalidQuery("where nests more than \(maximumDepth) levels of $and, $or and sub-queries")
             }
         case .object?:
-            condition = try parseObject(members["where"]!, depth: depth + 1, having: false)
+            condition = try parseObject(members["where"]!, depth: depth + 1, having: false, tally: &tally)
         default:
             throw .invalidQuery("the where in \(name) on \(field) must be an object")
         }

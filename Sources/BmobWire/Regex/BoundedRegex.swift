@@ -6,7 +6,9 @@
 /// and O(pattern) memory, with no backtracking. Compiling is bounded too: the pattern is at most
 /// ``maximumPatternLength`` bytes, counted repetition at most ``maximumRepetitionCount``, groups nest at most
 /// ``maximumNestingDepth`` deep, and the program after expanding counted repetition is at most
-/// ``maximumInstructionCount`` instructions; anything larger is rejected before it is built.
+/// ``maximumInstructionCount`` instructions; anything larger is rejected before it is built. Linear is still
+/// program × subject: a 4,000-instruction program over a 1 MB subject is billions of steps, so callers that match
+/// untrusted subjects use ``evaluate(_:stepLimit:)``, which gives up after a number of steps.
 ///
 /// Supported: literals, `.`, classes (`[a-z]`, `[^…]`, escapes and `[:alpha:]`-style POSIX names inside),
 /// `\d \D \w \W \s \S \h \H \v \V` (ASCII, as PCRE without UCP; `\v` is vertical white space, which includes
@@ -37,6 +39,8 @@
 /// - ``maximumNestingDepth``
 /// ### Matching
 /// - ``matches(_:)``
+/// - ``evaluate(_:stepLimit:)``
+/// - ``instructionCount``
 package struct BoundedRegex: Sendable {
     /// Longest pattern accepted, in UTF-8 bytes.
     package static let maximumPatternLength = 1024
@@ -81,8 +85,22 @@ package struct BoundedRegex: Sendable {
     /// - Parameter text: The subject, read as Unicode scalars.
     /// - Returns: `true` if some substring of `text` matches, with PCRE's meaning of anchors and flags.
     package func matches(_ text: String) -> Bool {
+        evaluate(text, stepLimit: .max).matched ?? false
+    }
+
+    /// Whether the pattern matches anywhere in `text`, giving up after about `stepLimit` steps.
+    ///
+    /// A step is one program instruction visited, or one live thread tested against a scalar; matching a
+    /// subject takes at most 2 × ``instructionCount`` steps per scalar, and usually a few. The limit is
+    /// checked after each scalar, so the work done is at most `stepLimit` plus one scalar's worth.
+    ///
+    /// - Parameters:
+    ///   - text: The subject, read as Unicode scalars.
+    ///   - stepLimit: The most steps to take; the answer is `nil` when they run out before it is known.
+    /// - Returns: The answer (or `nil`) and the steps taken, for the caller's wider budget.
+    package func evaluate(_ text: String, stepLimit: Int) -> RegexEvaluation {
         var iterator = text.unicodeScalars.makeIterator()
-        return program.matches(&iterator)
+        return program.evaluate(&iterator, stepLimit: stepLimit)
     }
 
     /// Length of the compiled program, final match included: the factor that, times the subject length, bounds

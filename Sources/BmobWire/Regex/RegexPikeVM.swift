@@ -14,6 +14,9 @@ struct RegexPikeVM {
     private let stack: UnsafeMutableBufferPointer<Int>
     /// The position being closed over, counted from 1 so that fresh marks (0) read as unvisited.
     private(set) var generation = 1
+    /// Instructions visited by closures so far, over all positions: with the consuming checks, the work done,
+    /// which the search holds to its step limit.
+    private(set) var visits = 0
 
     /// Borrows `scratch`, at least ``scratchCount(programCount:)`` long, holding zeroes in its first
     /// `program.count` elements.
@@ -51,7 +54,7 @@ struct RegexPikeVM {
     ///
     /// - Returns: `true` if ``RegexInstruction/match`` is reached.
     @inline(__always)
-    func addThread(_ start: Int, to list: inout RegexThreadList, at position: RegexPosition) -> Bool {
+    mutating func addThread(_ start: Int, to list: inout RegexThreadList, at position: RegexPosition) -> Bool {
         var depth = 0
         stack[0] = start
         depth = 1
@@ -60,6 +63,7 @@ struct RegexPikeVM {
             let counter = stack[depth]
             guard marks[counter] != generation else { continue }
             marks[counter] = generation
+            visits &+= 1
             switch program[counter] {
             case .match:
                 return true

@@ -1,12 +1,16 @@
 extension RegexProgram {
-    /// Whether the program matches anywhere in the scalars from `iterator`.
+    /// Whether the program matches anywhere in the scalars from `iterator`, giving up once the search has done
+    /// more than `stepLimit` steps.
     ///
     /// The live threads advance together one scalar at a time (see ``RegexPikeVM``), so the work is
     /// O(program × subject) whatever the pattern, and the memory one scratch buffer of O(program). The search is
     /// unanchored as if the program began with a lazy `.*?`: a fresh thread starts at every position. It stops
     /// at the first thread that reaches ``RegexInstruction/match`` and, for a program anchored at the start, as
     /// soon as no thread is alive.
-    func matches(_ iterator: inout some IteratorProtocol<Unicode.Scalar>) -> Bool {
+    ///
+    /// A step is one instruction visited by a closure or one thread tested against a scalar; the limit is
+    /// checked after each scalar, so at most one scalar's work (O(program)) runs past it.
+    func evaluate(_ iterator: inout some IteratorProtocol<Unicode.Scalar>, stepLimit: Int) -> RegexEvaluation {
         let count = instructions.count
         var scratch = [Int](repeating: 0, count: RegexPikeVM.scratchCount(programCount: count))
         return instructions.withUnsafeBufferPointer { program in
@@ -15,25 +19,32 @@ extension RegexProgram {
                 let storage = RegexPikeVM.listStorage(in: scratch, programCount: count)
                 var current = RegexThreadList(storage: storage.0)
                 var next = RegexThreadList(storage: storage.1)
-                return search(&iterator, machine: &machine, current: &current, next: &next, program: program)
+                var checks = 0
+                let matched = search(
+                    &iterator, machine: &machine, current: &current, next: &next, program: program,
+                    checks: &checks, stepLimit: stepLimit)
+                return RegexEvaluation(matched: matched, steps: machine.visits &+ checks)
             }
         }
     }
 
-    /// The search loop of ``matches(_:)``.
+    /// The search loop of ``evaluate(_:stepLimit:)``: `nil` when the step limit ran out first.
     private func search(
         _ iterator: inout some IteratorProtocol<Unicode.Scalar>,
         machine: inout RegexPikeVM,
         current: inout RegexThreadList,
         next: inout RegexThreadList,
-        program: UnsafeBufferPointer<RegexInstruction>
-    ) -> Bool {
+        program: UnsafeBufferPointer<RegexInstruction>,
+        checks: inout Int,
+        stepLimit: Int
+    ) -> Bool? {
         // A window of the scalar before the position, the one after it, and the one after that (for `$`, `\Z`).
         let first = iterator.next()
         var following = first == nil ? nil : iterator.next()
         var position = RegexPosition(previous: nil, current: first, currentIsLast: first != nil && following == nil)
         if machine.addThread(0, to: &current, at: position) { return true }
         while let consumed = position.current {
+            if machine.visits &+ checks > stepLimit { return nil }
             let afterFollowing = following == nil ? nil : iterator.next()
             position = RegexPosition(
                 previous: consumed,
@@ -44,6 +55,7 @@ extension RegexProgram {
             let variants = usesCaseFolding ? RegexScalarSet.caseVariants(of: consumed) : (consumed, consumed)
             machine.advance()
             next.clear()
+            checks &+= current.count
             for index in 0..<current.count {
                 let counter = current[index]
                 if consumes(program[counter], consumed, variants: variants),

@@ -70,13 +70,27 @@ package enum NativeRoutes {
             return sealed(plaintext: NativeEnvelope.successPlaintext(data: data), key: key)
         } catch let error as BmobRequestError {
             return sealed(error: BmobAPIError(request: error), key: key)
-        } catch let error as BmobAPIError {
-            return sealed(error: error, key: key)
         } catch {
-            request.server.logger.error("POST /8/\(route) failed: \(error)")
-            return sealed(
-                error: BmobAPIError(.internalError, "internal server error", status: .internalServerError), key: key)
+            // A 5xx inside the envelope (HTTP 200) is logged with the request id, which its message carries.
+            return sealed(error: RequestTrace.answer(for: error, route: "POST /8/\(loggableRoute(route))"), key: key)
         }
+    }
+
+    /// The route name for the log: known names are plain words; anything else is cut and masked, since it comes
+    /// from the URL.
+    private static func loggableRoute(_ route: String) -> String {
+        let allowed =
+            route.utf8.count <= 40
+            && route.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default:
+                    false
+                }
+            }
+        return allowed ? route : ":route"
     }
 
     /// The app named by `Accept-Id`, trying the candidates the header decrypts to in turn.

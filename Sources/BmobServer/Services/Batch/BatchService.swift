@@ -18,22 +18,24 @@ package struct BatchService: Sendable {
     }
 
     /// Runs `items` in order. An element's own `token` replaces the request's session token for that element;
-    /// one element failing does not stop the others.
+    /// one element failing does not stop the others. An element that fails with a 5xx is logged with the
+    /// request id of ``RequestTrace/current``, and its message ends with `(request <id>)`.
     ///
     /// - Returns: one entry per element: `{"success":{…}}` with what the single operation answers, or
     ///   `{"error":{"code":…,"error":"…"}}`.
     package func run(_ items: [BatchItem], context: AppContext) async -> [JSONValue] {
         var results: [JSONValue] = []
         results.reserveCapacity(items.count)
-        for item in items {
+        for (index, item) in items.enumerated() {
             var itemContext = context
             if let token = item.sessionToken { itemContext.sessionToken = token }
             do {
                 results.append(["success": try await run(item, context: itemContext)])
             } catch {
-                let failure =
-                    error as? BmobAPIError
-                    ?? BmobAPIError(.internalError, "internal server error", status: .internalServerError)
+                // A 5xx element is logged with the request id (which its message then carries), as a whole
+                // request's would be.
+                let route = RequestTrace.current.map { "\($0.route) element \(index)" }
+                let failure = RequestTrace.answer(for: error, route: route)
                 results.append([
                     "error": ["code": .int(Int64(failure.code.rawValue)), "error": .string(failure.message)]
                 ])
