@@ -98,8 +98,11 @@ package final class HTTPServer: Sendable {
             throw IOError(code: .invalidArgument, function: "listen on \(configuration.host):\(configuration.port)")
         }
         // Every listener sets SO_REUSEPORT, which would also let us join another process's listeners on the
-        // same port. A plain bind first proves the port is free (and picks it when port 0 was asked for).
-        let address = try probeFreePort(requested)
+        // same port. A bind first proves the port is free (and picks it when port 0 was asked for); for port 0
+        // the probe stays bound until the listeners are, so that no other server can pick the same port in
+        // between and share our listeners (seen as requests of one test server reaching another).
+        let (address, probe) = try probeFreePort(requested)
+        defer { if let probe { Posix.close(probe) } }
         let group = try EventLoopGroup(loopCount: configuration.loopCount, selectorKind: configuration.selectorKind)
         let shared = Shared(configuration: configuration, responder: responder)
         var states: [LoopBound<ServerLoopState>] = []
@@ -126,16 +129,30 @@ package final class HTTPServer: Sendable {
         return HTTPServer(shared: shared, group: group, states: states, localAddress: address)
     }
 
-    private static func probeFreePort(_ address: SocketAddress) throws(IOError) -> SocketAddress {
+    /// Binds a probe socket to `address`: the bound address, and the probe itself when it must stay bound until
+    /// the listeners are (port 0), else `nil` (closed already).
+    ///
+    /// - An explicit port is probed with a plain bind: it fails while anything listens there, which is the check.
+    /// - Port 0 is probed with `SO_REUSEPORT`, so the listeners can join the still-bound probe's port; the kernel
+    ///   never hands a port in use to another `bind(0)`, with or without `SO_REUSEPORT`, so the port stays ours.
+    private static func probeFreePort(_ address: SocketAddress) throws(IOError) -> (SocketAddress, Int32?) {
         let fd = try Posix.socketTCP(family: address.family == .ipv4 ? AF_INET : AF_INET6)
-        defer { Posix.close(fd) }
-        // SO_REUSEADDR lets the probe succeed over TIME_WAIT connections of a server that just stopped; it
-        // still fails while anything listens on the port, which is the check we want.
-        try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
-        try Posix.bind(fd, to: address)
-        var bound = try Posix.localAddress(fd)
-        bound.bytes = address.bytes
-        return bound
+        do {
+            // SO_REUSEADDR lets the probe succeed over TIME_WAIT connections of a server that just stopped; it
+            // still fails while anything listens on the port, which is the check we want.
+            try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEADDR, value: 1)
+            let holds = address.port == 0
+            if holds { try Posix.setOption(fd, level: SOL_SOCKET, name: SO_REUSEPORT, value: 1) }
+            try Posix.bind(fd, to: address)
+            var bound = try Posix.localAddress(fd)
+            bound.bytes = address.bytes
+            if holds { return (bound, fd) }
+            Posix.close(fd)
+            return (bound, nil)
+        } catch {
+            Posix.close(fd)
+            throw error
+        }
     }
 
     /// Open connections across all loops.
