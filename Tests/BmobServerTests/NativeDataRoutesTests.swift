@@ -276,18 +276,4 @@ import Testing
             #expect(data["datetime"] == "2015-07-22 10:22:50")
         }
     }
-
-    @Test("schemas need the master key on /8/ as on REST: a native client has none, so it gets 401")
-    func schemasNeedTheMasterKey() async throws {
-        try await withTestServer { server in
-            let client = NativeTestClient(server)
-            _ = try await client.data("create", ["c": "GameScore", "data": ["score": 1, "name": "x"]])
-            #expect(try await client.call("schemas", ["c": "GameScore"]).code == 401)
-            #expect(try await client.call("schemas", ["c": nil]).code == 401)
-            #expect(try await client.call("schemas", ["c": "Nope"]).code == 401)
-            #expect(try await server.call("GET", "/1/schemas/GameScore").status == 401)
-            let rest = try await server.call("GET", "/1/schemas/GameScore", master: true)
-            #expect(rest.json?["fields"]?["score"] == ["type": "Number"])
-        }
-    }
 }
