@@ -60,7 +60,8 @@ package final class AppDirectory: Sendable {
                 path: folder + "/data.sqlite",
                 readerCount: min(4, max(2, EventLoopGroup.coreCount)),
                 synchronous: synchronous,
-                workLimits: workLimits
+                workLimits: workLimits,
+                maximumDocumentBytes: app.security.maxObjectBytes
             )
         )
         return AppRuntime(app: app, store: store)

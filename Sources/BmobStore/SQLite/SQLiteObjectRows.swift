@@ -80,14 +80,14 @@ enum SQLiteObjectRows {
     }
 
     /// Replaces the row's columns; returns whether a row matched.
-    static func update(_ connection: SQLiteConnection, _ table: SQLiteTableName, _ object: StoredObject) throws
-        -> Bool
-    {
+    static func update(
+        _ connection: SQLiteConnection, _ table: SQLiteTableName, _ object: StoredObject, dataJSON: [UInt8]? = nil
+    ) throws -> Bool {
         let sql = connection.classSQL.text(.update, for: table) {
             "UPDATE \($0) SET createdAt = ?, updatedAt = ?, acl = ?, data = ? WHERE objectId = ?"
         }
         do {
-            try connection.run(sql, columns(object) + [.text(object.objectId)])
+            try connection.run(sql, columns(object, dataJSON: dataJSON) + [.text(object.objectId)])
         } catch {
             throw uniqueIndexError(error)
         }
@@ -106,10 +106,10 @@ enum SQLiteObjectRows {
         }
     }
 
-    private static func columns(_ object: StoredObject) -> [SQLiteValue] {
+    private static func columns(_ object: StoredObject, dataJSON: [UInt8]? = nil) -> [SQLiteValue] {
         [
             .integer(object.createdAt), .integer(object.updatedAt), SQLiteValue(utf8: object.acl?.jsonBytes),
-            .utf8(JSONValue.object(object.fields).jsonBytes),
+            .utf8(dataJSON ?? JSONValue.object(object.fields).jsonBytes),
         ]
     }
 

@@ -25,6 +25,10 @@ extension SQLiteStore {
         package var clock: @Sendable () -> Int64
         /// How much work one read and one `$regex` evaluation may do; see ``WorkLimits``.
         package var workLimits: WorkLimits
+        /// The largest object a write may store, in bytes of its fields' JSON (the `data` column); a larger
+        /// insert or update fails with ``StoreError/Code/tooLarge``. Checked on the text the write encodes
+        /// anyway, so the limit costs nothing.
+        package var maximumDocumentBytes: Int
 
         /// A configuration with defaults: 4 readers, ``SynchronousMode/normal``, a 5 s busy timeout,
         /// groups of up to 256 writes, a 16 MiB page cache per connection, the system clock, and the default
@@ -37,8 +41,10 @@ extension SQLiteStore {
             maximumGroupSize: Int = 256,
             cacheSizeKibibytes: Int = 16384,
             clock: @escaping @Sendable () -> Int64 = Configuration.systemClock,
-            workLimits: WorkLimits = WorkLimits()
+            workLimits: WorkLimits = WorkLimits(),
+            maximumDocumentBytes: Int = .max
         ) {
+            self.maximumDocumentBytes = maximumDocumentBytes
             self.path = path
             self.readerCount = readerCount
             self.synchronous = synchronous

@@ -6,13 +6,19 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     let connection: SQLiteConnection
     private let caller: String?
     private let time: Int64
+    /// ``SQLiteStore/Configuration/maximumDocumentBytes``.
+    private let maximumDocumentBytes: Int
     private var isActive = true
     /// The catalog as this job sees it, including its own changes.
     var catalog: SchemaCatalog
     /// The `seq` of the last journal row this job appended; 0 when it appended none.
     private(set) var journalHead: Int64 = 0
 
-    init(connection: SQLiteConnection, catalog: SchemaCatalog, caller: String?, time: Int64) {
+    init(
+        connection: SQLiteConnection, catalog: SchemaCatalog, caller: String?, time: Int64,
+        maximumDocumentBytes: Int = .max
+    ) {
+        self.maximumDocumentBytes = maximumDocumentBytes
         self.connection = connection
         self.catalog = catalog
         self.caller = caller
@@ -65,8 +71,8 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
             table = try SQLiteTableName(className: object.className)
             try createClassIfNeeded(table)
         }
-        // Encode the fields once: the data column and the journal's `after` share the text.
-        let fieldsJSON = JSONValue.object(object.fields).jsonBytes
+        // Encode the fields once: the size check, the data column and the journal's `after` share the text.
+        let fieldsJSON = try documentJSON(object)
         try SQLiteObjectRows.insert(connection, table, object, dataJSON: fieldsJSON)
         try SQLiteJournalRows.append(
             connection, className: object.className, objectId: object.objectId, op: .create, beforeJSON: nil,
@@ -77,9 +83,10 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     func update(_ object: StoredObject) throws {
         let table = try SQLiteTableName(className: object.className)
         checkActive()
+        let fieldsJSON = try documentJSON(object)
         guard catalog.contains(object.className),
             let before = try SQLiteObjectRows.fetch(connection, table, objectId: object.objectId),
-            try SQLiteObjectRows.update(connection, table, object)
+            try SQLiteObjectRows.update(connection, table, object, dataJSON: fieldsJSON)
         else { throw StoreError(.notFound, "object not found") }
         try journal(object.className, object.objectId, .update, before: before.json, after: object.json)
     }
@@ -94,6 +101,13 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         try SQLiteRelationRows.deleteOwner(connection, className: className, objectId: objectId)
         try journal(className, objectId, .delete, before: before.json, after: nil)
         return before
+    }
+
+    /// The fields' JSON text, within ``SQLiteStore/Configuration/maximumDocumentBytes``.
+    private func documentJSON(_ object: StoredObject) throws(StoreError) -> [UInt8] {
+        let bytes = JSONValue.object(object.fields).jsonBytes
+        guard bytes.count <= maximumDocumentBytes else { throw StoreError.documentTooLarge(limit: maximumDocumentBytes) }
+        return bytes
     }
 
     func recordFields(className: String, fields: [String: FieldSchema]) throws {

@@ -179,7 +179,8 @@ final class SQLiteWriter: @unchecked Sendable {
             let job = jobs[index]
             index += 1
             let transaction = SQLiteWriteTransaction(
-                connection: connection, catalog: catalog, caller: job.caller, time: configuration.clock())
+                connection: connection, catalog: catalog, caller: job.caller, time: configuration.clock(),
+                maximumDocumentBytes: configuration.maximumDocumentBytes)
             let savepoint = savepointEach || !(job.rerunnable && allRerunnable)
             // Only a job without a savepoint needs to know whether its failure changed anything.
             let mark = savepoint ? nil : connection.changeMark

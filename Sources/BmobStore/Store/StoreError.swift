@@ -9,8 +9,8 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
     /// What went wrong, in terms a service can act on.
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case notFound, duplicate, typeMismatch, invalidClassName, invalidFieldName, invalidQuery, busy, closed,
-                corrupt, incompatible, io, full, readOnly, `internal`
+            case notFound, duplicate, typeMismatch, invalidClassName, invalidFieldName, invalidQuery, tooLarge, busy,
+                closed, corrupt, incompatible, io, full, readOnly, `internal`
         }
 
         private let base: Base
@@ -34,6 +34,8 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
         /// A query the store cannot run: a malformed `$regex`, an invalid date, an operator that does not fit
         /// the field, an unknown aggregate name; ``StoreError/message`` says which, safe to show a client.
         package static let invalidQuery = Code(.invalidQuery)
+        /// An object larger than the store's largest document; ``StoreError/message`` is safe to show a client.
+        package static let tooLarge = Code(.tooLarge)
         /// The database stayed locked by another process past the busy timeout.
         package static let busy = Code(.busy)
         /// The store was closed.
@@ -82,13 +84,14 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
         self.line = line
     }
 
-    /// The Bmob protocol code a front door answers with: 101, 102, 103, 105, 111, 401, 503, or 500 for the rest.
     /// Whether an insert failed because its objectId is taken (rather than a unique index): the caller
     /// may retry with a fresh id.
     package var isObjectIdCollision: Bool {
         code == .duplicate && sqliteCode == .constraintPrimaryKey
     }
 
+    /// The Bmob protocol code a front door answers with: 101, 102, 103, 105, 111, 301, 401, 503, or 500 for the
+    /// rest.
     package var bmobCode: BmobErrorCode {
         switch code {
         case .notFound: .objectNotFound
@@ -97,6 +100,7 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
         case .invalidClassName: .invalidClassName
         case .invalidFieldName: .invalidFieldName
         case .invalidQuery: .invalidQuery
+        case .tooLarge: .validationFailed
         case .busy, .closed: .unavailable
         default: .internalError
         }
@@ -121,6 +125,13 @@ extension StoreError {
     /// The store was closed before or while the operation was queued.
     static func closed(fileID: String = #fileID, line: Int = #line) -> StoreError {
         StoreError(.closed, "the store is closed", fileID: fileID, line: line)
+    }
+
+    /// An object whose fields' JSON is larger than `limit` bytes (Bmob code 301).
+    static func documentTooLarge(limit: Int) -> StoreError {
+        StoreError(
+            .tooLarge, "the object is larger than \(limit) bytes (the app's maxObjectBytes); store large content as a file",
+            fileID: nil, line: nil)
     }
 
     /// A query the store cannot run (Bmob code 102); `message` is safe to show a client.

@@ -13,6 +13,12 @@ import Testing
 struct SecurityQueryWorkTests {
     /// About 1 MB of `b`s.
     static let megabyte = String(repeating: "b", count: 1 << 20)
+    /// An app whose objects may hold the 1 MiB field (the default limit is 1 MiB for the whole object).
+    static let roomy: AppSecurity = {
+        var security = AppSecurity()
+        security.maxObjectBytes = 4 << 20
+        return security
+    }()
     /// The security probe: a linear-time pattern that still costs 4,001 instructions per character.
     static let probe = "(.*a){1000}b"
 
@@ -35,8 +41,8 @@ struct SecurityQueryWorkTests {
 
     private func whereText(_ json: JSONValue) -> String { json.jsonString }
 
-    /// Seeds `objects` into the test app's store in one write, bypassing the API (fast, and no object-size
-    /// rule for the 1 MB field).
+    /// Seeds `objects` into the test app's store in one write, bypassing the API (fast; the store still holds
+    /// them to the app's `maxObjectBytes`, see ``roomy``).
     private func seed(_ server: TestServer, _ objects: [StoredObject]) async throws {
         let runtime = try #require(await server.server.context.apps.runtime(id: TestServer.applicationId))
         try await runtime.store.write(caller: "test") { transaction in
@@ -51,7 +57,7 @@ struct SecurityQueryWorkTests {
     // MARK: - Work budgets
 
     @Test func theRegexProbeOnAMegabyteFieldIsRefusedWith102OnEveryDoor() async throws {
-        try await withTestServer(configure: { $0.maxRegexSteps = 1_000_000 }) { server in
+        try await withTestServer(security: Self.roomy, configure: { $0.maxRegexSteps = 1_000_000 }) { server in
             try await seed(server, [object("Doc", "big0000001", ["text": .string(Self.megabyte)]), object("Doc", "small00001", ["text": "ok"])])
             let rest = try await find(server, "Doc", [("where", whereText(["text": ["$regex": .string(Self.probe)]]))])
             #expect(rest.status == 400)
@@ -72,7 +78,7 @@ struct SecurityQueryWorkTests {
     }
 
     @Test func defaultBudgetsLeaveASimplePatternOnAMegabyteFieldAlone() async throws {
-        try await withTestServer { server in
+        try await withTestServer(security: Self.roomy) { server in
             try await seed(server, [object("Doc", "big0000001", ["text": .string(Self.megabyte + "needle")])])
             for pattern in ["needle$", "^b+needle", "NEEDLE"] {
                 let response = try await find(

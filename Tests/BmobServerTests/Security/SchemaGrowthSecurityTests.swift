@@ -123,19 +123,4 @@ struct SchemaGrowthSecurityTests {
             #expect(native.code == 501)
         }
     }
-
-    @Test("JSON size counting matches the encoder, escapes and numbers included")
-    func encodedSize() {
-        let values: [JSONValue] = [
-            .null, true, false, 0, -1, 1234567890, .int(Int64.min), .int(Int64.max), 1.5, -0.25, 1e300, 3.0,
-            "", "plain", "quote\" back\\ slash", "new\nline\ttab\rret", "\u{01}\u{1F}", "中文 ✓",
-            ["a": [1, 2, ["b": nil]], "c": "d"], [], [:],
-        ]
-        for value in values {
-            #expect(value.encodedByteCount() == value.jsonBytes.count, "\(value.jsonString)")
-        }
-        let long: JSONValue = .array(Array(repeating: "0123456789", count: 1000))
-        #expect(long.encodedByteCount(stoppingAbove: 100) > 100)
-        #expect(long.encodedByteCount(stoppingAbove: 100) < 200)
-    }
 }

@@ -6,9 +6,9 @@ package import BmobWire
 /// - **New classes and fields.** A write that adds fields to an existing class needs the class's `addField`
 ///   permission (501). Callers without the master key may create classes or add fields only while the app's
 ///   ``AppSecurity/allowClientClassCreation`` is on (501 otherwise).
-/// - **Limits** (301, for every caller, the master key included): at most ``AppSecurity/maxClasses`` classes,
-///   ``AppSecurity/maxFieldsPerClass`` fields per class and ``AppSecurity/maxObjectBytes`` bytes per object
-///   (its fields as stored JSON).
+/// - **Limits** (301, for every caller, the master key included): at most ``AppSecurity/maxClasses`` classes
+///   and ``AppSecurity/maxFieldsPerClass`` fields per class. (``AppSecurity/maxObjectBytes`` is the store's:
+///   it checks the JSON text it writes anyway, see `SQLiteStore.Configuration.maximumDocumentBytes`.)
 ///
 /// Without an ``AppSecurity`` (the server's own writes) only class permissions apply.
 package enum SchemaGrowth {
@@ -35,15 +35,6 @@ package enum SchemaGrowth {
             try checkAdded(
                 count: added, knownSchema, className: className, scope: scope, security: security,
                 transaction: transaction)
-        }
-        if let security {
-            let size = JSONValue.object(mutation.fields).encodedByteCount(stoppingAbove: security.maxObjectBytes)
-            guard size <= security.maxObjectBytes else {
-                throw BmobAPIError(
-                    .validationFailed,
-                    "the object is larger than \(security.maxObjectBytes) bytes (the app's maxObjectBytes); "
-                        + "store large content as a file")
-            }
         }
     }
 
