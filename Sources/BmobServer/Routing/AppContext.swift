@@ -15,6 +15,8 @@ package struct AppContext: Sendable {
     package var frontDoor: FrontDoor
     /// The client's socket address; rendered as text only by the few operations that need it.
     package var clientSocketAddress: SocketAddress?
+    /// The request's trace, which logs 5xx answers with its id; `nil` outside a request (tests).
+    package var trace: RequestTrace?
 
     /// The client's IP address, for per-client limits (failed logins, wrong codes).
     package var clientAddress: String? {

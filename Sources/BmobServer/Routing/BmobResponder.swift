@@ -25,20 +25,16 @@ package struct BmobResponder: HTTPResponder {
         return nil
     }
 
-    /// Runs the route's handler with a ``RequestTrace`` bound. Every 5xx is logged once with the request id
-    /// (here, or where it was answered: a native envelope, a batch element) and the response then carries
-    /// `X-Request-Id`.
+    /// Runs the route's handler with a ``RequestTrace``. Every 5xx is logged once with the request id (here, or
+    /// where it was answered: a native envelope, a batch element) and the response then carries `X-Request-Id`.
     package func respond(to request: HTTPRequest) async throws -> HTTPResponse {
         switch router.match(request.method, path: request.path) {
         case .found(let route, let parameters):
-            let trace = RequestTrace(
-                requestIdHeader: request.headers["X-Request-Id"], route: "\(request.method) \(route.pattern)",
-                logger: server.logger)
+            let trace = RequestTrace(request, pattern: route.pattern, server: server)
             var response: HTTPResponse
             do {
-                response = try await RequestTrace.$current.withValue(trace) {
-                    try await handlers[route.index](BmobRequest(http: request, parameters: parameters, server: server))
-                }
+                response = try await handlers[route.index](
+                    BmobRequest(http: request, parameters: parameters, server: server, trace: trace))
             } catch let error as any HTTPResponseError where !(error is BmobAPIError) {
                 response = error.response
             } catch {

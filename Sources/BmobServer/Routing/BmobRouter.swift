@@ -32,10 +32,14 @@ package struct BmobRouter: Sendable {
     ) {
         open(method, pattern, bodyLimit: bodyLimit) { request in
             let apps = request.server.apps
-            if let context = try AppAuthenticator.authenticateOpened(request.http, apps: apps) {
-                return try await handler(request, context)
+            var context: AppContext
+            if let opened = try AppAuthenticator.authenticateOpened(request.http, apps: apps) {
+                context = opened
+            } else {
+                context = try await AppAuthenticator.authenticate(request.http, apps: apps)
             }
-            return try await handler(request, try await AppAuthenticator.authenticate(request.http, apps: apps))
+            context.trace = request.trace
+            return try await handler(request, context)
         }
     }
 }

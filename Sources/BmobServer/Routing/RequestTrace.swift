@@ -1,41 +1,46 @@
+package import BmobHTTP
 import BmobWire
 import Synchronization
 
 /// Who to blame in the log for a request the server failed: its request id and route.
 ///
-/// The REST door (``BmobResponder``) binds one to ``current`` around every handler. Whatever answers a 5xx (the
-/// responder itself, the native door's envelope, a failed batch element) calls ``report(_:route:)``: one
-/// error-level log line with the request id, the route and the fault's safe description, and the client's
-/// message gains `(request <id>)`; the responder then adds an `X-Request-Id` header to the response. The id
-/// is the request's own `X-Request-Id` when that is a sane token (``isSaneRequestId(_:)``), else a random one
-/// made the first time it is needed.
+/// The REST door (``BmobResponder``) makes one per request and hands it to the handler in ``BmobRequest/trace``;
+/// routes that need an app pass it on in ``AppContext/trace``. Whatever answers a 5xx (the responder itself,
+/// the native door's envelope, a failed batch element) calls ``report(_:route:)``: one error-level log line
+/// with the request id, the route and the fault's safe description, and the client's message gains
+/// `(request <id>)`; the responder then adds an `X-Request-Id` header to the response. The id is the request's
+/// own `X-Request-Id` when that is a sane token (``isSaneRequestId(_:)``), else a random one made the first
+/// time it is needed.
+///
+/// Passed explicitly rather than bound as a task-local value, and lazy in everything but its allocation: most
+/// requests never fail, and a task-local binding plus the route text cost about 2k instructions per request.
 package final class RequestTrace: Sendable {
-    /// The trace of the request the current task serves, if any.
-    @TaskLocal package static var current: RequestTrace?
+    private let method: HTTPMethod
+    private let pattern: String
+    private let headers: HTTPHeaders
+    private let server: ServerContext
+    /// The request id once needed, and whether a 5xx was reported. A `Mutex` lives inside the trace, so a
+    /// request costs one allocation for it.
+    private let state = Mutex<(id: String?, reported: Bool)>((nil, false))
+
+    /// A trace for `request`, served by the route `pattern`, logging to the server's logger.
+    package init(_ request: HTTPRequest, pattern: String, server: ServerContext) {
+        self.method = request.method
+        self.pattern = pattern
+        self.headers = request.headers
+        self.server = server
+    }
 
     /// `METHOD pattern` of the route (`GET /1/classes/:className`), free of client data.
-    package let route: String
-    private let logger: Logger
-    private let supplied: String?
-    /// The id made up for this request, once needed, and whether a 5xx was reported. A `Mutex` lives inside
-    /// the trace, so a request costs one allocation for it.
-    private let state = Mutex<(generated: String?, reported: Bool)>((nil, false))
-
-    /// A trace for a request whose `X-Request-Id` header is `header`, served by `route`, logging to `logger`.
-    package init(requestIdHeader header: String?, route: String, logger: Logger) {
-        self.route = route
-        self.logger = logger
-        supplied = header.flatMap { Self.isSaneRequestId($0) ? $0 : nil }
-    }
+    package var route: String { "\(method) \(pattern)" }
 
     /// The request id: the client's `X-Request-Id` when sane, else one made up once for this request.
     package var requestId: String {
-        if let supplied { return supplied }
-        return state.withLock { state in
-            if let generated = state.generated { return generated }
-            let made = Self.randomId()
-            state.generated = made
-            return made
+        state.withLock { state in
+            if let id = state.id { return id }
+            let id = headers["X-Request-Id"].flatMap { Self.isSaneRequestId($0) ? $0 : nil } ?? Self.randomId()
+            state.id = id
+            return id
         }
     }
 
@@ -54,7 +59,7 @@ package final class RequestTrace: Sendable {
         let id = requestId
         state.withLock { $0.reported = true }
         let cause = Self.loggable(error.cause ?? error.message)
-        logger.error(
+        server.logger.error(
             "request \(id) \(route ?? self.route) answered \(error.status.code) (code \(error.code.rawValue)): \(cause)",
             metadata: ["requestId": id])
         var answered = error
@@ -68,13 +73,9 @@ package final class RequestTrace: Sendable {
         report(Self.bmobError(error), route: route)
     }
 
-    /// ``answer(for:route:)`` with the ``current`` trace, or without reporting when none is bound.
-    package static func answer(for error: any Error, route: String? = nil) -> BmobAPIError {
-        current?.answer(for: error, route: route) ?? bmobError(error)
-    }
-
-    /// `error` as a ``BmobAPIError``: itself, or a 500 whose cause is its description.
-    private static func bmobError(_ error: any Error) -> BmobAPIError {
+    /// `error` as a ``BmobAPIError``: itself, or a 500 whose cause is its description. For callers without a
+    /// trace (services called from tests).
+    package static func bmobError(_ error: any Error) -> BmobAPIError {
         if let error = error as? BmobAPIError { return error }
         var failure = BmobAPIError(.internalError, "internal server error", status: .internalServerError)
         failure.cause = String(describing: error)

@@ -63,16 +63,17 @@ package enum NativeRoutes {
         let key = NativeEnvelope.key(runtime.app.secretKey)
         do {
             let native = try NativeRequest.open(route: route, body: request.http.body, key: key)
-            let context = AppContext(
+            var context = AppContext(
                 runtime: runtime, isMaster: false, sessionToken: native.sessionToken, frontDoor: .native,
                 clientAddress: request.http.remoteAddress)
+            context.trace = request.trace
             let data = try await calls.run(native.call, server: request.server, context: context)
             return sealed(plaintext: NativeEnvelope.successPlaintext(data: data), key: key)
         } catch let error as BmobRequestError {
             return sealed(error: BmobAPIError(request: error), key: key)
         } catch {
             // A 5xx inside the envelope (HTTP 200) is logged with the request id, which its message carries.
-            return sealed(error: RequestTrace.answer(for: error, route: "POST /8/\(loggableRoute(route))"), key: key)
+            return sealed(error: request.trace.answer(for: error, route: "POST /8/\(loggableRoute(route))"), key: key)
         }
     }
 

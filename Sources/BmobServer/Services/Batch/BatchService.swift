@@ -19,7 +19,7 @@ package struct BatchService: Sendable {
 
     /// Runs `items` in order. An element's own `token` replaces the request's session token for that element;
     /// one element failing does not stop the others. An element that fails with a 5xx is logged with the
-    /// request id of ``RequestTrace/current``, and its message ends with `(request <id>)`.
+    /// request id of the context's ``AppContext/trace``, and its message ends with `(request <id>)`.
     ///
     /// - Returns: one entry per element: `{"success":{…}}` with what the single operation answers, or
     ///   `{"error":{"code":…,"error":"…"}}`.
@@ -34,8 +34,9 @@ package struct BatchService: Sendable {
             } catch {
                 // A 5xx element is logged with the request id (which its message then carries), as a whole
                 // request's would be.
-                let route = RequestTrace.current.map { "\($0.route) element \(index)" }
-                let failure = RequestTrace.answer(for: error, route: route)
+                let failure =
+                    context.trace?.answer(for: error, route: "\(context.trace?.route ?? "batch") element \(index)")
+                    ?? RequestTrace.bmobError(error)
                 results.append([
                     "error": ["code": .int(Int64(failure.code.rawValue)), "error": .string(failure.message)]
                 ])
