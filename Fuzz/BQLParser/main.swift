@@ -37,13 +37,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(query.keys?.allSatisfy { QueryPath.isValidFieldPath($0) } ?? true, "invalid key accepted")
     precondition(query.order.allSatisfy { QueryPath.isValidResultPath($0.path) }, "invalid order accepted")
     precondition(query.include.allSatisfy { QueryPath.isValidInclude($0) }, "invalid include accepted")
-    precondition(query.order.count <= FindQuery.maximumOrderKeys, "too many order keys accepted")
-    precondition((query.keys?.count ?? 0) <= FindQuery.maximumKeys, "too many columns accepted")
-    precondition(query.include.count <= FindQuery.maximumIncludes, "too many includes accepted")
-    if let aggregation = query.aggregation {
-        let lists = [aggregation.groupBy, aggregation.sum, aggregation.average, aggregation.max, aggregation.min]
-        precondition(lists.allSatisfy { $0.count <= FindQuery.maximumAggregateFields }, "too many fields accepted")
-    }
+    precondition(query.listOverItsLimit == nil, "a list over its limit accepted")
     if let condition = query.condition {
         do throws(QueryParseError) {
             let reparsed = try WhereParser.parse(WhereEncoder.encode(condition))

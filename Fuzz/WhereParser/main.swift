@@ -70,13 +70,7 @@ private func checkFindData(_ json: JSONValue) {
         return
     }
     precondition((0...FindQuery.maximumLimit).contains(query.limit) && query.skip >= 0, "paging out of range")
-    precondition(query.order.count <= FindQuery.maximumOrderKeys, "too many order keys accepted")
-    precondition((query.keys?.count ?? 0) <= FindQuery.maximumKeys, "too many keys accepted")
-    precondition(query.include.count <= FindQuery.maximumIncludes, "too many includes accepted")
-    if let aggregation = query.aggregation {
-        let lists = [aggregation.groupBy, aggregation.sum, aggregation.average, aggregation.max, aggregation.min]
-        precondition(lists.allSatisfy { $0.count <= FindQuery.maximumAggregateFields }, "too many fields accepted")
-    }
+    precondition(query.listOverItsLimit == nil, "a list over its limit accepted")
     do throws(QueryParseError) {
         let again = try FindQueryDecoder.decode(className: "GameScore", json: FindQueryEncoder.json(query))
         precondition(normalized(again.condition) == normalized(query.condition), "find where changed")

@@ -3,14 +3,15 @@ import BmobTesting
 import BmobWire
 import Foundation
 
-/// Starts a test server on a hand-moved clock (and, optionally, other message providers), runs `body`, and
-/// always stops the server.
+/// Starts a test server on a hand-moved clock (and, optionally, other message providers and `configure`d
+/// settings), runs `body`, and always stops the server.
 func withVerificationServer(
     clock: TestClock = TestClock(start: 1_800_000_000_000),
     providers: MessageProviders? = nil,
+    configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (TestServer, TestClock) async throws -> Void
 ) async throws {
-    let server = try await TestServer.start(clock: clock.serverClock, providers: providers)
+    let server = try await TestServer.start(clock: clock.serverClock, providers: providers, configure: configure)
     do {
         try await body(server, clock)
     } catch {

@@ -26,7 +26,7 @@ package final class HTTPServer: Sendable {
         let idleTimeout: UInt64
         private let openConnections = Atomic<Int>(0)
         /// Open connections per client, across all loops; a client's entry goes when its count is zero.
-        private let connectionsByClient = Mutex<[ClientAddress: Int]>([:])
+        private let connectionsByClient = Mutex(BoundedCounts<ClientAddress>())
 
         init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
             self.configuration = configuration
@@ -54,19 +54,11 @@ package final class HTTPServer: Sendable {
         /// (``HTTPServerConfiguration/maxConnectionsPerAddress``).
         func admitConnection(from client: ClientAddress) -> Bool {
             let limit = configuration.maxConnectionsPerAddress
-            return connectionsByClient.withLock { counts in
-                let count = counts[client, default: 0]
-                guard count < limit else { return false }
-                counts[client] = count + 1
-                return true
-            }
+            return connectionsByClient.withLock { $0.admit(client, limit: limit) }
         }
 
         func releaseConnection(from client: ClientAddress) {
-            connectionsByClient.withLock { counts in
-                guard let count = counts[client] else { return }
-                counts[client] = count > 1 ? count - 1 : nil
-            }
+            connectionsByClient.withLock { $0.release(client) }
         }
 
         var connectionCount: Int { openConnections.load(ordering: .relaxed) }

@@ -41,29 +41,14 @@ package final class RawHTTPConnection: @unchecked Sendable {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError.io("socket: errno \(errno)") }
         if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            inet_pton(AF_INET, source, &local.sin_addr)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
+            let bound = Self.withAddress(source, port: 0) { bind(fd, $0, $1) }
             guard bound == 0 else {
                 let code = errno
                 close(fd)
                 throw RawHTTPError.io("bind \(source): errno \(code)")
             }
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        inet_pton(AF_INET, host, &address.sin_addr)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let result = Self.withAddress(host, port: port) { connect(fd, $0, $1) }
         guard result == 0 else {
             let code = errno
             close(fd)
@@ -75,6 +60,19 @@ package final class RawHTTPConnection: @unchecked Sendable {
 
     deinit {
         close(fd)
+    }
+
+    /// Calls `body` with `host:port` (numeric IPv4) as a `sockaddr` and its length.
+    private static func withAddress<T>(
+        _ host: String, port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T
+    ) -> T {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        inet_pton(AF_INET, host, &address.sin_addr)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
     }
 
     /// Sends every byte.

@@ -47,8 +47,7 @@ struct AccountLoginThrottleTests {
         try await withAccountServer { server, clock in
             _ = try await server.signUpUser("bea", password: "right")
             let work = AccountPasswordWork()
-            let users = UserService(
-                clock: clock.serverClock, hashing: server.server.context.blockingPool, passwordWorkObserver: work.observer)
+            let users = server.countingUserService(clock: clock, work)
             let context = try await server.accountContext(client: "10.0.0.1")
             for _ in 0..<5 {
                 await #expect(throws: BmobAPIError.self) { try await users.logIn(account: "bea", password: "x", context: context) }

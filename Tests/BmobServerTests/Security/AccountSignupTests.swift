@@ -14,8 +14,7 @@ struct AccountSignupTests {
         try await withAccountServer { server, clock in
             _ = try await server.signUpUser("ann", password: "pw", ["email": "ann@example.com", "mobilePhoneNumber": "13800000009"])
             let work = AccountPasswordWork()
-            let users = UserService(
-                clock: clock.serverClock, hashing: server.server.context.blockingPool, passwordWorkObserver: work.observer)
+            let users = server.countingUserService(clock: clock, work)
             let context = try await server.accountContext()
             let cases: [([String: JSONValue], Int)] = [
                 (["username": "ann", "password": "x"], 202),
@@ -44,8 +43,7 @@ struct AccountSignupTests {
         try await withAccountServer { server, clock in
             _ = try await server.signUpUser("taken", password: "pw")
             let work = AccountPasswordWork()
-            let users = UserService(
-                clock: clock.serverClock, hashing: server.server.context.blockingPool, passwordWorkObserver: work.observer)
+            let users = server.countingUserService(clock: clock, work)
             let context = try await server.accountContext()
             let phone = uniquePhone()
             let code = try await server.smsCode(for: phone)

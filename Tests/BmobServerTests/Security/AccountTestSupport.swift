@@ -11,15 +11,7 @@ func withAccountServer(
     configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (TestServer, TestClock) async throws -> Void
 ) async throws {
-    let clock = TestClock(start: 1_800_000_000_000)
-    let server = try await TestServer.start(clock: clock.serverClock, configure: configure)
-    do {
-        try await body(server, clock)
-    } catch {
-        await server.stop()
-        throw error
-    }
-    await server.stop()
+    try await withVerificationServer(configure: configure, body)
 }
 
 extension TestServer {
@@ -29,6 +21,11 @@ extension TestServer {
         return AppContext(
             runtime: runtime, isMaster: master, sessionToken: nil,
             clientAddress: client.flatMap { SocketAddress(host: $0, port: 40_000) })
+    }
+
+    /// A user service over this server's store and clock that counts its password hashing in `work`.
+    func countingUserService(clock: TestClock, _ work: AccountPasswordWork) -> UserService {
+        UserService(clock: clock.serverClock, hashing: server.context.blockingPool, passwordWorkObserver: work.observer)
     }
 
     /// Logs in with a password through REST from `source` (a `127.x.y.z` address; 127.0.0.1 when `nil`).

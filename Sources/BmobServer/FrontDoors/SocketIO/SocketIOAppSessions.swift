@@ -1,3 +1,4 @@
+import BmobIO
 import Synchronization
 
 /// Realtime connections holding subscriptions of each app, across all loops, bounded per app. A connection
@@ -6,7 +7,7 @@ import Synchronization
 /// An app's key is public (every client embeds it), so without a bound one app's subscribers, or anyone
 /// using its key, could take every realtime connection of a server that hosts several apps.
 final class SocketIOAppSessions: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Mutex(BoundedCounts<String>())
     /// Connections one app may have.
     let limit: Int
 
@@ -18,19 +19,11 @@ final class SocketIOAppSessions: Sendable {
     ///
     /// - Returns: `false`, counting nothing, when the app already has ``limit`` connections.
     func join(_ appId: String) -> Bool {
-        counts.withLock { counts in
-            let count = counts[appId, default: 0]
-            guard count < limit else { return false }
-            counts[appId] = count + 1
-            return true
-        }
+        counts.withLock { $0.admit(appId, limit: limit) }
     }
 
     /// Counts one connection less for `appId`.
     func leave(_ appId: String) {
-        counts.withLock { counts in
-            guard let count = counts[appId] else { return }
-            counts[appId] = count > 1 ? count - 1 : nil
-        }
+        counts.withLock { $0.release(appId) }
     }
 }
