@@ -179,6 +179,12 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
         UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
     }
 
+    /// The loop's time in monotonic nanoseconds: what its timers are measured against. Code on the loop reads
+    /// time here rather than from the system, so that the loop's clock can be replaced in one place.
+    package var now: UInt64 {
+        Posix.monotonicNanoseconds()
+    }
+
     /// Calls `callback` on the loop once `delay` nanoseconds have passed.
     @discardableResult
     package func scheduleTimer(afterNanoseconds delay: UInt64, _ callback: @escaping () -> Void) -> TimerID {
