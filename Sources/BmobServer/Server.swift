@@ -88,15 +88,16 @@ package final class Server: Sendable {
         SystemRoutes.register(in: &router)
         let time = TimeService(clock: clock)
         TimestampRoutes.register(in: &router, time: time)
+        let callers = CallerResolver(clock: clock)
         let users = UserService(
             clock: clock, hashing: pool, sessionLifetimeSeconds: Int64(configuration.sessionLifetimeSeconds),
-            validators: authValidators ?? .standard(clock: clock), limits: configuration.accountLimits)
+            validators: authValidators ?? .standard(clock: clock), limits: configuration.accountLimits,
+            callers: callers)
         let roles = RoleService(clock: clock, users: users)
-        let access = AccessControl { context in try await roles.scope(context) }
-        let objects = ObjectService(clock: clock, access: access)
+        let objects = ObjectService(clock: clock, callers: callers)
         ObjectRoutes.register(in: &router, objects: objects)
         let batch = BatchService(objects: objects, users: users)
-        let queries = QueryService(access: access)
+        let queries = QueryService(callers: callers)
         let schemas = SchemaService()
         BatchRoutes.register(in: &router, batch: batch)
         QueryRoutes.register(in: &router, queries: queries)

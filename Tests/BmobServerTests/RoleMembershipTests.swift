@@ -4,7 +4,7 @@ import BmobTesting
 import BmobWire
 import Testing
 
-/// `RoleService.roleNames(forUserId:transaction:)` and `RoleService.scope(_:)` against the test app's real
+/// `RoleService.roleNames(forUserId:transaction:)` and `CallerResolver.caller(_:)` against the test app's real
 /// store: users sign up over HTTP, roles are written through the service.
 @Suite("Role membership and access scope")
 struct RoleMembershipTests {
@@ -156,26 +156,26 @@ struct RoleMembershipTests {
             let moderators = try await harness.role("Moderators", users: [alice])
             _ = try await harness.role("Admins", children: [moderators])
 
-            #expect(try await harness.roles.scope(harness.master) == .master)
+            #expect(try await harness.roles.users.callers.caller(harness.master).scope == .master)
             // The master key wins even with a session token.
             let masterWithSession = AppContext(runtime: harness.runtime, isMaster: true, sessionToken: aliceToken)
-            #expect(try await harness.roles.scope(masterWithSession) == .master)
-            #expect(try await harness.roles.scope(harness.caller(nil)) == .anonymous)
-            #expect(try await harness.roles.scope(harness.caller("")) == .anonymous)
-            #expect(try await harness.roles.scope(harness.caller("not-a-session-token")) == .anonymous)
+            #expect(try await harness.roles.users.callers.caller(masterWithSession).scope == .master)
+            #expect(try await harness.roles.users.callers.caller(harness.caller(nil)).scope == .anonymous)
+            #expect(try await harness.roles.users.callers.caller(harness.caller("")).scope == .anonymous)
+            #expect(try await harness.roles.users.callers.caller(harness.caller("not-a-session-token")).scope == .anonymous)
 
-            let bobScope = try await harness.roles.scope(harness.caller(bobToken))
+            let bobScope = try await harness.roles.users.callers.caller(harness.caller(bobToken)).scope
             #expect(bobScope == .grantees(["*", bob]))
             #expect(bobScope.userId == bob)
 
-            let aliceScope = try await harness.roles.scope(harness.caller(aliceToken))
+            let aliceScope = try await harness.roles.users.callers.caller(harness.caller(aliceToken)).scope
             #expect(aliceScope == .grantees(["*", alice, "role:Moderators", "role:Admins"]))
             #expect(aliceScope.userId == alice)
 
             // After logout the token no longer names a user.
             let logout = try await server.call("POST", "/1/logout", headers: [("X-Bmob-Session-Token", aliceToken)])
             #expect(logout.status == 200)
-            #expect(try await harness.roles.scope(harness.caller(aliceToken)) == .anonymous)
+            #expect(try await harness.roles.users.callers.caller(harness.caller(aliceToken)).scope == .anonymous)
         }
     }
 

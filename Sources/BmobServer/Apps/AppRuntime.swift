@@ -4,6 +4,8 @@ package import BmobStore
 package final class AppRuntime: Sendable {
     package let app: App
     package let store: any Store
+    /// Sessions resolved recently (``SessionCache``).
+    package let sessions = SessionCache()
 
     package init(app: App, store: any Store) {
         self.app = app

@@ -17,6 +17,11 @@ package struct AppContext: Sendable {
     package var clientSocketAddress: SocketAddress?
     /// The request's trace, which logs 5xx answers with its id; `nil` outside a request (tests).
     package var trace: RequestTrace?
+    /// Who the request acts as, once resolved (``CallerResolver``): the operation runner resolves it once per
+    /// request or batch element, and services read it from here.
+    package var caller: Caller?
+    /// The app's recently resolved sessions.
+    package var sessions: SessionCache
 
     /// The client's IP address, for per-client limits (failed logins, wrong codes).
     package var clientAddress: String? {
@@ -47,6 +52,7 @@ package struct AppContext: Sendable {
         self.clientSocketAddress = clientAddress
         self.app = runtime.app
         self.store = runtime.store
+        self.sessions = runtime.sessions
         self.isMaster = isMaster
         self.sessionToken = sessionToken
         self.frontDoor = frontDoor

@@ -6,13 +6,13 @@ package import BmobWire
 package struct ObjectService: Sendable {
     package let clock: ServerClock
     package let ids: ObjectIdGenerator
-    /// Whose ACLs apply: reads, updates and deletes of objects the caller may not access answer 101.
-    package let access: AccessControl
+    /// Who the caller is: reads, updates and deletes of objects the caller may not access answer 101.
+    package let callers: CallerResolver
 
-    package init(clock: ServerClock, ids: ObjectIdGenerator = .ascending, access: AccessControl = .anonymousOnly) {
+    package init(clock: ServerClock, ids: ObjectIdGenerator = .ascending, callers: CallerResolver? = nil) {
         self.clock = clock
         self.ids = ids
-        self.access = access
+        self.callers = callers ?? CallerResolver(clock: clock)
     }
 
     /// Classes that have their own endpoints and rules; `/1/classes` may read them but not write them.
@@ -38,7 +38,7 @@ package struct ObjectService: Sendable {
     /// - Throws: ``BmobAPIError`` (103, 105, 106, 107, 111, 117 …).
     package func create(className: String, body: [String: JSONValue], context: AppContext) async throws -> StoredObject {
         try Self.validateWritable(className)
-        let scope = try await access.scope(context)
+        let scope = try await callers.caller(context).scope
         let now = clock.nowMilliseconds()
         let ids = self.ids
         let security = context.app.security
@@ -89,7 +89,7 @@ package struct ObjectService: Sendable {
     /// - Throws: ``BmobAPIError`` 101 when it does not exist, and the create errors.
     package func update(className: String, objectId: String, body: [String: JSONValue], context: AppContext) async throws -> StoredObject {
         try Self.validateWritable(className)
-        let scope = try await access.scope(context)
+        let scope = try await callers.caller(context).scope
         let now = clock.nowMilliseconds()
         let security = context.app.security
         return try await Self.mapStoreErrors {
@@ -133,7 +133,7 @@ package struct ObjectService: Sendable {
     /// - Throws: ``BmobAPIError`` 101 when it does not exist.
     package func delete(className: String, objectId: String, context: AppContext) async throws {
         try Self.validateWritable(className)
-        let scope = try await access.scope(context)
+        let scope = try await callers.caller(context).scope
         try await Self.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription, rerunnable: true) { transaction in
                 try ClassPermissions.check(.delete, className: className, scope: scope, transaction: transaction)
@@ -148,7 +148,7 @@ package struct ObjectService: Sendable {
     /// - Throws: ``BmobAPIError`` 101 when it does not exist.
     package func get(className: String, objectId: String, include: [String], keys: [String]?, context: AppContext) async throws -> JSONValue {
         try Self.validateClassName(className)
-        let scope = try await access.scope(context)
+        let scope = try await callers.caller(context).scope
         let renderer = context.renderer(for: scope)
         return try await Self.mapStoreErrors {
             try await context.store.read { transaction in

@@ -5,11 +5,11 @@ package import BmobWire
 /// and the native protocol's `find` and `cloud_query`. Every query, with its sub-queries, is authorized by
 /// ``QueryAuthorization`` before it runs.
 package struct QueryService: Sendable {
-    /// Whose ACLs apply: results hold only objects the caller may read.
-    package let access: AccessControl
+    /// Who the caller is: results hold only objects the caller may read.
+    package let callers: CallerResolver
 
-    package init(access: AccessControl = .anonymousOnly) {
-        self.access = access
+    package init(callers: CallerResolver) {
+        self.callers = callers
     }
 
     /// Runs a find and answers the JSON text of `{"results":[…]}`, plus `"count"` when asked; statistics
@@ -21,7 +21,7 @@ package struct QueryService: Sendable {
     /// - Throws: ``BmobAPIError`` (102 bad query values, 103 class names).
     package func find(_ query: FindQuery, context: AppContext) async throws -> [UInt8] {
         try ObjectService.validateClassName(query.className)
-        let scope = try await access.scope(context)
+        let scope = try await callers.caller(context).scope
         var scoped = query
         scoped.readers = scope.readers
         let query = scoped

@@ -57,23 +57,4 @@ extension RoleService {
             }
         }
     }
-
-    /// Who the request acts as, for ACL checks: ``AccessScope/master`` with the master key; otherwise `*`,
-    /// plus the session's user id and `role:<Name>` for each of the user's roles (see
-    /// ``roleNames(forUserId:transaction:)``). A missing, unknown or expired session token is not an error:
-    /// the caller is anonymous.
-    ///
-    /// - Throws: ``BmobAPIError`` for store faults.
-    package func scope(_ context: AppContext) async throws -> AccessScope {
-        if context.isMaster { return .master }
-        guard let userId = try await users.sessionUserId(context) else { return .anonymous }
-        let names = try await ObjectService.mapStoreErrors {
-            try await context.store.read { transaction in
-                try Self.roleNames(forUserId: userId, transaction: transaction)
-            }
-        }
-        var grantees: Set<String> = ["*", userId]
-        for name in names { grantees.insert("role:" + name) }
-        return .grantees(grantees)
-    }
 }

@@ -82,7 +82,7 @@ package struct RoleService: Sendable {
         let now = clock.nowMilliseconds()
         let ids = self.ids
         let security = context.app.security
-        return try await ObjectService.mapStoreErrors {
+        let role = try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
                 if let existing = try Self.role(named: name, transaction: transaction) {
                     let taken = existing.fields["name"]?.stringValue ?? name
@@ -95,6 +95,8 @@ package struct RoleService: Sendable {
                     transaction: transaction)
             }
         }
+        context.sessions.forgetAll()  // memberships may have changed: every cached caller's roles
+        return role
     }
 
     /// Applies a body of values and operators to a role the caller may write.
@@ -107,7 +109,7 @@ package struct RoleService: Sendable {
         let caller = try await writer(context)
         let now = clock.nowMilliseconds()
         let security = context.app.security
-        return try await ObjectService.mapStoreErrors {
+        let role = try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
                 let role = try Self.writableRole(objectId, caller: caller, transaction: transaction)
                 if let name = body["name"] {
@@ -120,6 +122,8 @@ package struct RoleService: Sendable {
                     transaction: transaction)
             }
         }
+        context.sessions.forgetAll()  // memberships may have changed: every cached caller's roles
+        return role
     }
 
     /// Deletes a role the caller may write, with its `users` and `roles` memberships. Parents that list the
@@ -138,6 +142,7 @@ package struct RoleService: Sendable {
                 try transaction.delete(className: Self.className, objectId: objectId)
             }
         }
+        context.sessions.forgetAll()
     }
 
     /// Who is writing: the master key, or the session's user (`nil` without a valid session).
@@ -147,7 +152,7 @@ package struct RoleService: Sendable {
     }
 
     private func writer(_ context: AppContext) async throws -> Writer {
-        context.isMaster ? .master : .session(try await users.sessionUserId(context))
+        context.isMaster ? .master : .session(try await users.callers.sessionUserId(context))
     }
 
     /// The role `objectId`, when it exists and `caller` may write it.

@@ -168,6 +168,7 @@ extension UserService {
                 return .done
             }
         }
+        if case .done = outcome { context.sessions.forgetAll() }  // the code's user is not known here
         switch outcome {
         case .wrongCode: throw SmsCodes.invalidCode
         case .noUser: throw BmobAPIError(.userNotFound, "no user has the mobile phone number of this code")

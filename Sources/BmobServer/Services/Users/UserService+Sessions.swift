@@ -49,5 +49,6 @@ extension UserService {
                 try transaction.deleteSession(tokenHash: session.tokenHash)
             }
         }
+        context.sessions.forget(userId: userId)
     }
 }

@@ -28,6 +28,8 @@ package struct UserService: Sendable {
     static let protectedFields: Set<String> = ["password", "sessionToken", "emailVerified", "mobilePhoneVerified"]
 
     package let clock: ServerClock
+    /// Who the caller is; caches sessions per app.
+    package let callers: CallerResolver
     package let ids: ObjectIdGenerator
     /// Where password hashing runs.
     package let hashing: ThreadPool
@@ -45,8 +47,10 @@ package struct UserService: Sendable {
     package init(
         clock: ServerClock, hashing: ThreadPool, ids: ObjectIdGenerator = .ascending,
         sessionLifetimeSeconds: Int64 = 7 * 24 * 3600, validators: AuthDataValidators = .builtIn,
-        limits: AccountLimits = AccountLimits(), passwordWorkObserver: (@Sendable () -> Void)? = nil
+        limits: AccountLimits = AccountLimits(), passwordWorkObserver: (@Sendable () -> Void)? = nil,
+        callers: CallerResolver? = nil
     ) {
+        self.callers = callers ?? CallerResolver(clock: clock)
         self.clock = clock
         self.hashing = hashing
         self.validators = validators
@@ -191,17 +195,7 @@ package struct UserService: Sendable {
 
     /// The user id the request's session token belongs to, or `nil` without a valid token.
     package func sessionUserId(_ context: AppContext) async throws -> String? {
-        guard let token = context.sessionToken, !token.isEmpty else { return nil }
-        let tokenHash = SHA256.hex(Array(token.utf8))
-        let now = clock.nowMilliseconds()
-        return try await ObjectService.mapStoreErrors {
-            try await context.store.read { transaction in
-                guard let session = try transaction.session(tokenHash: tokenHash), session.expiresAt > now else {
-                    return nil
-                }
-                return session.userId
-            }
-        }
+        try await callers.sessionUserId(context)
     }
 
     /// Whether the request's session token is a valid session of `userId`.
@@ -224,6 +218,7 @@ package struct UserService: Sendable {
                 try transaction.deleteSession(tokenHash: tokenHash)
             }
         }
+        context.sessions.forget(tokenHash: tokenHash)
     }
 
     /// Changes a user's password after checking the old one, and ends the user's other sessions.
@@ -250,6 +245,7 @@ package struct UserService: Sendable {
                 try transaction.deleteSessions(userId: userId, except: context.isMaster ? nil : keep)
             }
         }
+        context.sessions.forget(userId: userId)
     }
 
     // MARK: - Changing users
@@ -276,7 +272,7 @@ package struct UserService: Sendable {
         let now = clock.nowMilliseconds()
         let hash = newHash
         let changes = fields
-        return try await ObjectService.mapStoreErrors {
+        let user = try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.callerDescription) { transaction in
                 try Self.checkUnique(changes, except: userId, transaction: transaction)
                 var body = changes
@@ -293,6 +289,8 @@ package struct UserService: Sendable {
                 return user
             }
         }
+        if hash != nil { context.sessions.forget(userId: userId) }
+        return user
     }
 
     /// Deletes a user with its password and sessions.
@@ -309,6 +307,7 @@ package struct UserService: Sendable {
                 try transaction.deleteAccount(userId: userId)
             }
         }
+        context.sessions.forget(userId: userId)
     }
 
     /// Passes with the master key or a valid session of `userId`.

@@ -153,6 +153,8 @@ package struct EmailLinkService: Sendable {
                 try UserService.clearLoginFailures(userId: token.userId, now: now, transaction: transaction)
             }
         }
+        // The link's user is not known here without another read: every cached session goes.
+        context.sessions.forgetAll()
     }
 
     /// Marks a verification link's user `emailVerified: true` (a journaled update of the user) and ends the link.
