@@ -84,34 +84,32 @@ package final class Server: Sendable {
         }
         let context = ServerContext(configuration: configuration, apps: apps, clock: clock, logger: logger, blockingPool: pool)
 
-        var router = BmobRouter()
-        SystemRoutes.register(in: &router)
         let time = TimeService(clock: clock)
-        TimestampRoutes.register(in: &router, time: time)
         let callers = CallerResolver(clock: clock)
         let users = UserService(
             clock: clock, hashing: pool, sessionLifetimeSeconds: Int64(configuration.sessionLifetimeSeconds),
             validators: authValidators ?? .standard(clock: clock), limits: configuration.accountLimits,
             callers: callers)
-        let roles = RoleService(clock: clock, users: users)
-        let objects = ObjectService(clock: clock, callers: callers)
-        ObjectRoutes.register(in: &router, objects: objects)
-        let batch = BatchService(objects: objects, users: users)
-        let queries = QueryService(callers: callers)
-        let schemas = SchemaService()
-        BatchRoutes.register(in: &router, batch: batch)
-        QueryRoutes.register(in: &router, queries: queries)
-        SchemaRoutes.register(in: &router, schemas: schemas)
-        UserRoutes.register(in: &router, users: users, objects: objects, queries: queries)
-        RoleRoutes.register(in: &router, roles: roles, objects: objects, queries: queries)
         let messaging = providers ?? .standard(configuration: configuration, logger: logger, pool: pool, clock: clock)
-        let sms = SmsCodeService(clock: clock, provider: messaging.sms, logger: logger, limits: configuration.accountLimits)
         let email = EmailLinkService(
             clock: clock, provider: messaging.mail, hashing: pool, logger: logger, limits: configuration.accountLimits)
-        VerificationRoutes.register(in: &router, sms: sms, email: email, users: users)
-        NativeRoutes.register(in: &router, calls: NativeCallRunner(
-                objects: objects, queries: queries, schemas: schemas, batch: batch, time: time, users: users,
-                sms: sms, email: email, roles: roles))
+        let runner = OperationRunner(
+            objects: ObjectService(clock: clock, callers: callers), queries: QueryService(callers: callers),
+            users: users, roles: RoleService(clock: clock, users: users), schemas: SchemaService(),
+            sms: SmsCodeService(clock: clock, provider: messaging.sms, logger: logger, limits: configuration.accountLimits),
+            email: email, time: time, callers: callers, server: context)
+
+        var router = BmobRouter()
+        SystemRoutes.register(in: &router)
+        TimestampRoutes.register(in: &router, runner: runner)
+        ObjectRoutes.register(in: &router, runner: runner)
+        BatchRoutes.register(in: &router, runner: runner)
+        QueryRoutes.register(in: &router, runner: runner)
+        SchemaRoutes.register(in: &router, runner: runner)
+        UserRoutes.register(in: &router, runner: runner)
+        RoleRoutes.register(in: &router, runner: runner)
+        VerificationRoutes.register(in: &router, runner: runner, email: email)
+        NativeRoutes.register(in: &router, runner: runner)
         let hub = RealtimeHub(logger: logger)
         SocketIOGateway(hub: hub, apps: apps, configuration: configuration).register(in: &router)
         let responder = BmobResponder(router: router, server: context)

@@ -120,7 +120,11 @@ import Testing
         ("/1/classes/Ok", ["g": ["__type": "GeoPoint", "latitude": 91, "longitude": 0]], 117),
         ("/1/classes/Ok", ["x": ["__op": "Frobnicate"]], 107),
         ("/1/classes/Ok", ["ACL": ["*": ["read": "yes"]]], 107),
-        ("/1/classes/_User", ["username": "x"], 103),
+        // `_User` through /1/classes is a signup, with a signup's rules; `_Session` and `_Installation` are
+        // not written here.
+        ("/1/classes/_User", ["username": "x"], 108),
+        ("/1/classes/_Session", ["user": "x"], 103),
+        ("/1/classes/_Installation", ["deviceType": "ios"], 103),
     ]
 
     @Test(arguments: invalidWrites)

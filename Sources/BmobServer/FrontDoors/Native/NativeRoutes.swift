@@ -9,19 +9,20 @@ import BmobWire
 ///   answer carries the app's secret key, keyed with the last 16 bytes of the `Response-Id` header sent with it.
 /// - every other route: the `Accept-Id` header names the app (keyed with `User-Agent` bytes 1 to 16, ±1 s), the
 ///   body and the answer are keyed with the app's secret key. The body decodes into a ``NativeCall``
-///   (``NativeRequest``) that ``NativeCallRunner`` runs through the same services as REST.
+///   (``NativeRequest``), which is an ``Operation`` the ``OperationRunner`` runs as for REST; the answer is
+///   encoded by ``NativeResultEncoder``.
 ///
 /// Every answer is HTTP 200 with the envelope `{"result":{"code","message"},"data"}`, errors included: keyed
 /// with the secret key once the app is known, else with the `Accept-Id` key of the `User-Agent` (what the
 /// vendor Swift SDK tries). A `?id=` query (the Objective-C SDK's last 6 characters of the app id) is ignored.
 package enum NativeRoutes {
     /// Adds `POST /8/secret` and `POST /8/:route` (open routes: the app comes from the body or `Accept-Id`).
-    package static func register(in router: inout BmobRouter, calls: NativeCallRunner) {
+    package static func register(in router: inout BmobRouter, runner: OperationRunner) {
         router.open(.post, "/8/secret") { request in
             await secret(request)
         }
         router.open(.post, "/8/:route") { request in
-            await call(request, route: request.parameter("route"), calls: calls)
+            await call(request, route: request.parameter("route"), runner: runner)
         }
     }
 
@@ -49,7 +50,7 @@ package enum NativeRoutes {
     }
 
     /// Every route but `secret`: find the app from `Accept-Id`, open the body with its secret key, run the call.
-    private static func call(_ request: BmobRequest, route: String, calls: NativeCallRunner) async -> HTTPResponse {
+    private static func call(_ request: BmobRequest, route: String, runner: OperationRunner) async -> HTTPResponse {
         let header = request.http.headers["User-Agent"]
         guard let agent = NativeUserAgent(header) else {
             return userAgentMissing(header)
@@ -67,14 +68,29 @@ package enum NativeRoutes {
                 runtime: runtime, isMaster: false, sessionToken: native.sessionToken, frontDoor: .native,
                 clientAddress: request.http.remoteAddress)
             context.trace = request.trace
-            let data = try await calls.run(native.call, server: request.server, context: context)
-            return sealed(plaintext: NativeEnvelope.successPlaintext(data: data), key: key)
+            guard let operation = native.call.operation else {
+                return sealed(plaintext: NativeEnvelope.successPlaintext(data: initialize(request.server).jsonBytes), key: key)
+            }
+            let result = try await runner.run(operation, context: context)
+            let data = NativeResultEncoder.data(result, context: context)
+            let extra = NativeResultEncoder.extraMembers(result, context: context)
+            return sealed(plaintext: NativeEnvelope.successPlaintext(data: data, extraMembers: extra), key: key)
         } catch let error as BmobRequestError {
             return sealed(error: BmobAPIError(request: error), key: key)
         } catch {
             // A 5xx inside the envelope (HTTP 200) is logged with the request id, which its message carries.
             return sealed(error: request.trace.answer(for: error, route: "POST /8/\(loggableRoute(route))"), key: key)
         }
+    }
+
+    /// `init`: the hosts a native client uses, all this server, and its clock. `isUp: false` tells clients that
+    /// files are not uploaded to Upyun.
+    private static func initialize(_ server: ServerContext) -> JSONValue {
+        let url = JSONValue.string(server.publicURL)
+        return [
+            "api": url, "file": url, "io": url, "push": url, "other": url,
+            "isUp": false, "upyunVer": 0, "timestamp": .int(server.clock.nowSeconds),
+        ]
     }
 
     /// The route name for the log: known names are plain words; anything else is cut and masked, since it comes

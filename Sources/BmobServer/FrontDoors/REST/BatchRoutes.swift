@@ -2,20 +2,18 @@ import BmobHTTP
 import BmobWire
 
 /// REST `POST /1/batch`: up to 50 object requests run in order, each answered `{"success":…}` or
-/// `{"error":{"code","error"}}` in a JSON array. Elements are ``BatchItem``s in the REST shape; the work is
-/// ``BatchService``'s.
+/// `{"error":{"code","error"}}` in a JSON array. Elements are ``BatchItem``s in the REST shape, run as the
+/// operations they are (a `_Role` create is the role service's, as anywhere else).
 package enum BatchRoutes {
     /// Adds `POST /1/batch`.
-    package static func register(in router: inout BmobRouter, batch: BatchService) {
-        router.app(.post, "/1/batch") { request, context in
+    package static func register(in router: inout BmobRouter, runner: OperationRunner) {
+        router.operation(.post, "/1/batch", runner: runner) { request, _ in
             let body = try request.jsonObjectBody()
-            let items: [BatchItem]
             do throws(BmobRequestError) {
-                items = try BatchItem.decodeList(body["requests"], allowNativeShape: false)
+                return .batch(try BatchItem.decodeList(body["requests"], allowNativeShape: false))
             } catch {
                 throw BmobAPIError(request: error)
             }
-            return .json(.array(await batch.run(items, context: context)))
         }
     }
 }

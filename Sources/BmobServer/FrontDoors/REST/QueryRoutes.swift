@@ -4,14 +4,13 @@ package import BmobWire
 /// REST queries: `GET /1/classes/<C>` with `where`, `order`, `limit`, `skip`, `keys`, `include`, `count` and
 /// the statistics parameters, and BQL through `GET /1/cloudQuery?bql=…&values=[…]`.
 package enum QueryRoutes {
-    package static func register(in router: inout BmobRouter, queries: QueryService) {
-        router.app(.get, "/1/classes/:className") { request, context in
-            let query = try decode(className: request.parameter("className"), request.http.queryItems)
-            return .json(bytes: try await queries.find(query, context: context))
+    package static func register(in router: inout BmobRouter, runner: OperationRunner) {
+        router.operation(.get, "/1/classes/:className", runner: runner) { request, _ in
+            .find(try decode(className: request.parameter("className"), request.http.queryItems))
         }
-        router.app(.get, "/1/cloudQuery") { request, context in
+        router.operation(.get, "/1/cloudQuery", runner: runner) { request, _ in
             let (bql, values) = try cloudQueryParameters(request)
-            return .json(bytes: try await queries.cloudQuery(bql: bql, values: values, nowMilliseconds: request.server.clock.nowMilliseconds(), context: context))
+            return .cloudQuery(bql: bql, values: values)
         }
     }
 

@@ -4,22 +4,19 @@ import BmobWire
 /// REST `/1/schemas[/<C>]`: read, create and change class schemas and indexes. Master Key only
 /// (``SchemaService`` checks it, for every door).
 package enum SchemaRoutes {
-    package static func register(in router: inout BmobRouter, schemas: SchemaService) {
-        router.app(.get, "/1/schemas") { _, context in
-            .json(try await schemas.all(context: context))
+    package static func register(in router: inout BmobRouter, runner: OperationRunner) {
+        router.operation(.get, "/1/schemas", runner: runner) { _, _ in .schemas(className: nil) }
+        router.operation(.get, "/1/schemas/:className", runner: runner) { request, _ in
+            .schemas(className: request.parameter("className"))
         }
-        router.app(.get, "/1/schemas/:className") { request, context in
-            .json(try await schemas.get(className: request.parameter("className"), context: context))
+        router.operation(.post, "/1/schemas/:className", runner: runner) { request, _ in
+            .saveSchema(className: request.parameter("className"), body: try request.jsonObjectBody(), create: true)
         }
-        router.app(.post, "/1/schemas/:className") { request, context in
-            .json(try await schemas.update(className: request.parameter("className"), body: try request.jsonObjectBody(), create: true, context: context))
+        router.operation(.put, "/1/schemas/:className", runner: runner) { request, _ in
+            .saveSchema(className: request.parameter("className"), body: try request.jsonObjectBody(), create: false)
         }
-        router.app(.put, "/1/schemas/:className") { request, context in
-            .json(try await schemas.update(className: request.parameter("className"), body: try request.jsonObjectBody(), create: false, context: context))
-        }
-        router.app(.delete, "/1/schemas/:className") { request, context in
-            try await schemas.delete(className: request.parameter("className"), context: context)
-            return .json(["msg": "ok"])
+        router.operation(.delete, "/1/schemas/:className", runner: runner) { request, _ in
+            .deleteSchema(className: request.parameter("className"))
         }
     }
 }

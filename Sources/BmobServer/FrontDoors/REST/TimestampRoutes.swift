@@ -5,9 +5,7 @@ import BmobWire
 /// (see ``TimeService``).
 package enum TimestampRoutes {
     /// Adds `GET /1/timestamp`.
-    package static func register(in router: inout BmobRouter, time: TimeService) {
-        router.app(.get, "/1/timestamp") { _, context in
-            .json(.object(time.timestamp(context: context)))
-        }
+    package static func register(in router: inout BmobRouter, runner: OperationRunner) {
+        router.operation(.get, "/1/timestamp", runner: runner) { _, _ in .timestamp }
     }
 }

@@ -1,96 +1,73 @@
 import BmobHTTP
 import BmobStore
-package import BmobWire
+import BmobWire
 
 /// REST users: `/1/users` (signup, query, get, update, delete), `/1/users/<id>/sessions[/<sessionId>]` (list,
 /// revoke), `/1/login` (GET and POST), `/1/logout`, `/1/checkSession/<id>` and `/1/updateUserPassword/<id>`
-/// (PUT and POST).
+/// (PUT and POST). A body with `smsCode` is a phone login (signup too on `POST /1/users`), one with `authData`
+/// a third-party login.
 package enum UserRoutes {
-    package static func register(in router: inout BmobRouter, users: UserService, objects: ObjectService, queries: QueryService) {
-        router.app(.post, "/1/users") { request, context in
-            if let phone = try await VerificationRoutes.phoneLogin(request, context, users: users, allowSignUp: true) {
-                return phone
-            }
+    package static func register(in router: inout BmobRouter, runner: OperationRunner) {
+        router.operation(.post, "/1/users", runner: runner) { request, _ in
             var body = try request.jsonObjectBody()
+            if let phone = try phoneLogin(body, allowSignUp: true) { return phone }
             if let authData = body.removeValue(forKey: "authData") {
-                let (login, created) = try await users.logIn(authData: authData, fields: body, context: context)
-                return .json(rendered(login, context), status: created ? .created : .ok)
+                return .logInWithAuthData(authData: authData, fields: body)
             }
-            let login = try await users.signUp(body: body, context: context)
-            var response = HTTPResponse.json(
-                [
-                    "createdAt": .string(context.renderer.date(login.user.createdAt)),
-                    "objectId": .string(login.user.objectId), "sessionToken": .string(login.sessionToken),
-                ],
-                status: .created)
-            response.headers.add(name: "Location", value: "/1/users/\(login.user.objectId)")
-            return response
+            return .signUp(fields: body)
         }
-        router.app(.get, "/1/login") { request, context in
-            let login = try await users.logIn(
-                account: request.http.query("username") ?? "", password: request.http.query("password") ?? "",
-                context: context)
-            return .json(rendered(login, context))
+        router.operation(.get, "/1/login", runner: runner) { request, _ in
+            .logIn(account: request.http.query("username") ?? "", password: request.http.query("password") ?? "")
         }
-        router.app(.post, "/1/login") { request, context in
-            if let phone = try await VerificationRoutes.phoneLogin(request, context, users: users, allowSignUp: false) {
-                return phone
-            }
+        router.operation(.post, "/1/login", runner: runner) { request, _ in
             let body = try request.jsonObjectBody()
-            let login = try await users.logIn(
+            if let phone = try phoneLogin(body, allowSignUp: false) { return phone }
+            return .logIn(
                 account: body["username"]?.stringValue ?? body["email"]?.stringValue
                     ?? body["mobilePhoneNumber"]?.stringValue ?? "",
-                password: body["password"]?.stringValue ?? "", context: context)
-            return .json(rendered(login, context))
+                password: body["password"]?.stringValue ?? "")
         }
-        router.app(.post, "/1/logout") { request, context in
+        router.operation(.post, "/1/logout", runner: runner) { request, _ in
             let body = request.http.body.isEmpty ? [:] : try request.jsonObjectBody()
-            try await users.logOut(userId: body["objectId"]?.stringValue, context: context)
-            return .json(["msg": "ok"])
+            return .logOut(userId: body["objectId"]?.stringValue)
         }
-        router.app(.get, "/1/checkSession/:objectId") { request, context in
-            let valid = try await users.checkSession(userId: request.parameter("objectId"), context: context)
-            return .json(["msg": valid ? "ok" : "fail"])
+        router.operation(.get, "/1/checkSession/:objectId", runner: runner) { request, _ in
+            .checkSession(userId: request.parameter("objectId"))
         }
         for method in [HTTPMethod.put, .post] {
-            router.app(method, "/1/updateUserPassword/:objectId") { request, context in
+            router.operation(method, "/1/updateUserPassword/:objectId", runner: runner) { request, _ in
                 let body = try request.jsonObjectBody()
                 guard let oldPassword = body["oldPassword"]?.stringValue, let newPassword = body["newPassword"]?.stringValue
                 else {
                     throw BmobAPIError(.missingParameter, "oldPassword and newPassword are required")
                 }
-                try await users.updatePassword(
-                    userId: request.parameter("objectId"), oldPassword: oldPassword, newPassword: newPassword,
-                    context: context)
-                return .json(["msg": "ok"])
+                return .updatePassword(
+                    userId: request.parameter("objectId"), oldPassword: oldPassword, newPassword: newPassword)
             }
         }
-        router.app(.get, "/1/users/:objectId/sessions") { request, context in
-            let sessions = try await users.sessions(userId: request.parameter("objectId"), context: context)
-            return .json(["results": .array(sessions)])
+        router.operation(.get, "/1/users/:objectId/sessions", runner: runner) { request, _ in
+            .listSessions(userId: request.parameter("objectId"))
         }
-        router.app(.delete, "/1/users/:objectId/sessions/:sessionId") { request, context in
-            try await users.revokeSession(
-                userId: request.parameter("objectId"), sessionId: request.parameter("sessionId"), context: context)
-            return .json(["msg": "ok"])
+        router.operation(.delete, "/1/users/:objectId/sessions/:sessionId", runner: runner) { request, _ in
+            .revokeSession(userId: request.parameter("objectId"), sessionId: request.parameter("sessionId"))
         }
-        ManagedClassReadRoutes.register(in: &router, path: "/1/users", className: UserService.className, objects: objects, queries: queries)
-        router.app(.put, "/1/users/:objectId") { request, context in
-            let user = try await users.update(
-                userId: request.parameter("objectId"), body: try request.jsonObjectBody(), context: context)
-            return .json(["updatedAt": .string(context.renderer.date(user.updatedAt))])
+        ManagedClassReadRoutes.register(in: &router, path: "/1/users", className: UserService.className, runner: runner)
+        router.operation(.put, "/1/users/:objectId", runner: runner) { request, _ in
+            .update(className: UserService.className, objectId: request.parameter("objectId"), body: try request.jsonObjectBody())
         }
-        router.app(.delete, "/1/users/:objectId") { request, context in
-            try await users.delete(userId: request.parameter("objectId"), context: context)
-            return .json(["msg": "ok"])
+        router.operation(.delete, "/1/users/:objectId", runner: runner) { request, _ in
+            .delete(className: UserService.className, objectId: request.parameter("objectId"))
         }
     }
 
-    /// A logged-in user as Bmob answers login: every field (never the password; of `authData` only the linked
-    /// ids) plus `sessionToken`.
-    package static func rendered(_ login: UserService.Login, _ context: AppContext) -> JSONValue {
-        var members = context.renderer(for: .grantees(["*", login.user.objectId])).render(login.user)
-        members["sessionToken"] = .string(login.sessionToken)
-        return .object(members)
+    /// A phone login when the body carries `smsCode` (answered with the whole user and status 200 for a login and
+    /// a new user alike, §9); `nil` otherwise.
+    ///
+    /// - Throws: 111 when the number or the code is not a string.
+    private static func phoneLogin(_ body: [String: JSONValue], allowSignUp: Bool) throws -> Operation? {
+        guard let code = body["smsCode"], !code.isNull else { return nil }
+        return .logInWithSmsCode(
+            mobilePhoneNumber: try VerificationRoutes.string(body, "mobilePhoneNumber"),
+            smsCode: try VerificationRoutes.string(body, "smsCode"), fields: body, allowSignUp: allowSignUp)
     }
 }

@@ -1,7 +1,7 @@
 import BmobIO
-package import BmobHTTP
+import BmobHTTP
 import BmobStore
-import BmobWire
+package import BmobWire
 
 /// REST routes of SMS codes and emailed links.
 ///
@@ -21,59 +21,41 @@ import BmobWire
 /// - `GET /1/resetPassword/<token>` → an HTML form; `POST` of `password` (form or JSON) → a page or `{"msg":"ok"}`
 /// - `GET /1/verifyEmail/<token>` → a page (or `{"msg":"ok"}` for a client that does not ask for HTML)
 ///
-/// Phone login and signup (`POST /1/users`, `POST /1/login` with `smsCode`) go through
-/// ``phoneLogin(_:_:users:allowSignUp:)``, which ``UserRoutes`` calls first.
+/// Phone login and signup (`POST /1/users`, `POST /1/login` with `smsCode`) are ``UserRoutes``'.
 package enum VerificationRoutes {
     /// Adds the routes.
-    package static func register(
-        in router: inout BmobRouter, sms: SmsCodeService, email: EmailLinkService, users: UserService
-    ) {
-        router.app(.post, "/1/requestSmsCode") { request, context in
+    package static func register(in router: inout BmobRouter, runner: OperationRunner, email: EmailLinkService) {
+        router.operation(.post, "/1/requestSmsCode", runner: runner) { request, _ in
             let body = try request.jsonObjectBody()
-            let smsId = try await sms.requestCode(
-                mobilePhoneNumber: try string(body, "mobilePhoneNumber"), template: try string(body, "template"),
-                context: context)
-            return .json(["smsId": .int(smsId)])
+            return .requestSmsCode(
+                mobilePhoneNumber: try string(body, "mobilePhoneNumber"), template: try string(body, "template"))
         }
-        router.app(.post, "/1/verifySmsCode/:code") { request, context in
+        router.operation(.post, "/1/verifySmsCode/:code", runner: runner) { request, _ in
             let body = try request.jsonObjectBody()
-            try await sms.verify(
-                mobilePhoneNumber: try string(body, "mobilePhoneNumber"), smsCode: request.parameter("code"),
-                context: context)
-            return .json(["msg": "ok"])
+            return .verifySmsCode(mobilePhoneNumber: try string(body, "mobilePhoneNumber"), smsCode: request.parameter("code"))
         }
-        router.app(.post, "/1/verifySmsCode") { request, context in
+        router.operation(.post, "/1/verifySmsCode", runner: runner) { request, _ in
             let body = try request.jsonObjectBody()
-            try await sms.verify(
-                mobilePhoneNumber: try string(body, "mobilePhoneNumber"), smsCode: try string(body, "smsCode"),
-                context: context)
-            return .json(["msg": "ok"])
+            return .verifySmsCode(
+                mobilePhoneNumber: try string(body, "mobilePhoneNumber"), smsCode: try string(body, "smsCode"))
         }
-        router.app(.get, "/1/querySms/:smsId") { request, context in
+        router.operation(.get, "/1/querySms/:smsId", runner: runner) { request, _ in
             guard let smsId = Int64(request.parameter("smsId")) else {
                 throw BmobAPIError(.objectNotFound, "no SMS with smsId '\(request.parameter("smsId"))'")
             }
-            return .json(try await sms.status(smsId: smsId, context: context))
+            return .querySms(smsId: smsId)
         }
-        router.app(.put, "/1/resetPasswordBySmsCode/:code") { request, context in
+        router.operation(.put, "/1/resetPasswordBySmsCode/:code", runner: runner) { request, _ in
             let body = try request.jsonObjectBody()
-            try await users.resetPassword(
+            return .resetPasswordBySmsCode(
                 smsCode: request.parameter("code"), password: try string(body, "password"),
-                mobilePhoneNumber: try string(body, "mobilePhoneNumber"), client: request.http.remoteAddress?.host,
-                context: context)
-            return .json(["msg": "ok"])
+                mobilePhoneNumber: try string(body, "mobilePhoneNumber"))
         }
-        router.app(.post, "/1/requestPasswordReset") { request, context in
-            let body = try request.jsonObjectBody()
-            try await email.requestPasswordReset(
-                email: try string(body, "email"), publicURL: request.server.publicURL, context: context)
-            return .json(["msg": "ok"])
+        router.operation(.post, "/1/requestPasswordReset", runner: runner) { request, _ in
+            .requestPasswordReset(email: try string(try request.jsonObjectBody(), "email"))
         }
-        router.app(.post, "/1/requestEmailVerify") { request, context in
-            let body = try request.jsonObjectBody()
-            try await email.requestEmailVerification(
-                email: try string(body, "email"), publicURL: request.server.publicURL, context: context)
-            return .json(["msg": "ok"])
+        router.operation(.post, "/1/requestEmailVerify", runner: runner) { request, _ in
+            .requestEmailVerify(email: try string(try request.jsonObjectBody(), "email"))
         }
         router.open(.get, "/1/resetPassword/:token") { request in
             let html = wantsHTML(request)
@@ -118,26 +100,10 @@ package enum VerificationRoutes {
         }
     }
 
-    /// The answer to `POST /1/users` or `POST /1/login` when the body carries `smsCode`: the full user with its
-    /// `sessionToken`, status 200 for a login and for a new user alike (§9). `nil` when there is no `smsCode`,
-    /// so the caller goes on with its username-and-password handling.
-    ///
-    /// - Throws: as ``UserService/logIn(mobilePhoneNumber:smsCode:fields:allowSignUp:context:)``.
-    package static func phoneLogin(
-        _ request: BmobRequest, _ context: AppContext, users: UserService, allowSignUp: Bool
-    ) async throws -> HTTPResponse? {
-        let body = try request.jsonObjectBody()
-        guard let code = body["smsCode"], !code.isNull else { return nil }
-        let login = try await users.logIn(
-            mobilePhoneNumber: try string(body, "mobilePhoneNumber"), smsCode: try string(body, "smsCode"),
-            fields: body, allowSignUp: allowSignUp, context: context)
-        return .json(UserRoutes.rendered(login.login, context))
-    }
-
     /// A string member of a body; `nil` when missing or `null`.
     ///
     /// - Throws: 111 for another type.
-    private static func string(_ body: [String: JSONValue], _ name: String) throws -> String? {
+    package static func string(_ body: [String: JSONValue], _ name: String) throws -> String? {
         switch body[name] {
         case nil, .null?: return nil
         case .string(let text)?: return text
