@@ -7,6 +7,8 @@ struct NativeAnswer {
     var message: String
     var data: JSONValue
     var http: RawHTTPResponse
+    /// The whole opened envelope, for members beside `result` and `data`.
+    var envelope: [String: JSONValue]
 
     /// Opens `response` with `key`; fails the test's precondition when it is not a sealed envelope.
     init(_ response: RawHTTPResponse, key: [UInt8]) throws {
@@ -27,5 +29,6 @@ struct NativeAnswer {
         self.message = message
         self.data = data
         self.http = response
+        self.envelope = envelope
     }
 }

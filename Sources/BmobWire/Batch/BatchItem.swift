@@ -2,7 +2,8 @@
 ///
 /// Two shapes are read:
 /// - REST (`POST /1/batch`, and the Objective-C SDK over `/8/batch`): `{"method":"POST|PUT|DELETE|GET",
-///   "path":"/1/classes/<C>[/<id>]", "body":{…}?, "token":"…"?}`, methods in any case (JS sends `post`);
+///   "path":"/1/classes/<C>[/<id>]", "body":{…}?, "token":"…"?}` (or `/1/users[/<id>]`, `/1/roles[/<id>]`),
+///   methods in any case (JS sends `post`);
 /// - native (the Swift SDK over `/8/batch`): `{"method":"create|update|delete", "c":"<C>", "objectId":"…"?,
 ///   "data":{…}?, "token"|"sessionToken":"…"?}`.
 ///
@@ -71,14 +72,17 @@ package struct BatchItem: Sendable, Equatable {
         var segments =
             path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first
             .map { $0.split(separator: "/").map(String.init) } ?? []
-        // `/1/users[/<id>]` is the `_User` class.
-        if segments.count >= 2, segments.count <= 3, segments.first == "1", segments[1] == "users" {
-            segments.replaceSubrange(1...1, with: ["classes", "_User"])
+        // `/1/users[/<id>]` is the `_User` class, `/1/roles[/<id>]` the `_Role` class.
+        if segments.count >= 2, segments.count <= 3, segments.first == "1",
+            let className = ["users": "_User", "roles": "_Role"][segments[1]]
+        {
+            segments.replaceSubrange(1...1, with: ["classes", className])
         }
         guard segments.count >= 3, segments.count <= 4, segments[0] == "1", segments[1] == "classes" else {
             throw BmobRequestError(
                 .invalidBatchElement,
-                "request \(index) has an unsupported path; expected /1/classes/<class>[/<objectId>] or /1/users[/<objectId>]")
+                "request \(index) has an unsupported path; expected /1/classes/<class>[/<objectId>], "
+                    + "/1/users[/<objectId>] or /1/roles[/<objectId>]")
         }
         segments = segments.map { QueryString.decode($0, plusIsSpace: false) }
         let className = segments[2]

@@ -171,7 +171,7 @@ package struct NativeRequest: Sendable, Equatable {
             throw BmobRequestError(.invalidQuery, "data must be a JSON object or null")
         }
         guard let objectId = try body.string("objectId") else {
-            return .find(try query(className: className, data))
+            return .find(try query(className: className, withTopLevelPaging(data, body)))
         }
         // Only the projection matters for one object; the rest of `data` is ignored.
         var projection: [String: JSONValue] = [:]
@@ -179,6 +179,19 @@ package struct NativeRequest: Sendable, Equatable {
         projection["keys"] = data["keys"]
         let query = try query(className: className, .object(projection))
         return .get(className: className, objectId: objectId, include: query.include, keys: query.keys)
+    }
+
+    /// `data` with `count`, `limit` and `skip` from the top level of the body when `data` has none: Bmob's
+    /// official Swift SDK (1.0.x) sends a count as `"count":1,"limit":0` beside `data.where`.
+    private static func withTopLevelPaging(_ data: JSONValue, _ body: Members) -> JSONValue {
+        var members = data.objectValue ?? [:]
+        var changed = false
+        for name in ["count", "limit", "skip"] where members[name] == nil {
+            guard let value = body.members[name], !value.isNull else { continue }
+            members[name] = value
+            changed = true
+        }
+        return changed ? .object(members) : data
     }
 
     private static func query(className: String, _ data: JSONValue) throws(BmobRequestError) -> FindQuery {
