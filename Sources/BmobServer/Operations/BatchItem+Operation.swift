@@ -1,4 +1,4 @@
-import BmobWire
+package import BmobWire
 
 extension BatchItem {
     /// The element as an operation: a create, update, delete or get of one object.

@@ -1,5 +1,5 @@
 import BmobStore
-package import BmobWire
+import BmobWire
 
 /// Runs ``Operation``s for every door: resolves the caller once per operation (and once per batch element
 /// with its own session token), routes classes in one place, and answers a typed ``OperationResult``.
