@@ -93,8 +93,8 @@ package final class BmobClient: @unchecked Sendable {
     }
 
     /// Runs the next requests as the user `objectId` with its session token, or anonymously when both are
-    /// `nil`. The objectId and the token change together, so the identity caches are keyed by always matches
-    /// the token sent.
+    /// `nil`. The two change together, so the user the query cache files an answer under is always the one
+    /// whose token was sent.
     package func setUser(objectId: String?, sessionToken: String?) {
         lock.withLock {
             userObjectIdValue = objectId
