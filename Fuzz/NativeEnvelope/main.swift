@@ -1,3 +1,4 @@
+import BmobCrypto
 import BmobWire
 
 /// libFuzzer entry point for the native `/8/` protocol's untrusted input: ``Base64``, ``NativeEnvelope``,

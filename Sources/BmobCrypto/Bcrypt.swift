@@ -80,8 +80,9 @@ package enum Bcrypt {
     {
         precondition(minor == "a" || minor == "b" || minor == "y", "unknown bcrypt minor version")
         let digits = cost < 10 ? "0\(cost)" : "\(cost)"
-        let encodedSalt = CryptBase64.bcrypt.encode(salt)
-        let encodedDigest = CryptBase64.bcrypt.encode(digest(password: password, salt: salt, cost: cost))
+        let encodedSalt = Base64.encodeString(salt, alphabet: .bcrypt, padding: false)
+        let encodedDigest = Base64.encodeString(
+            digest(password: password, salt: salt, cost: cost), alphabet: .bcrypt, padding: false)
         return "$2\(minor)$\(digits)$\(encodedSalt)\(encodedDigest)"
     }
 

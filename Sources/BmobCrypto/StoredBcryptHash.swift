@@ -22,8 +22,8 @@ struct StoredBcryptHash {
         let cost = Int(bytes[4] - zero) * 10 + Int(bytes[5] - zero)
         // The reference decoder ignores the unused low bits of the last character of each field.
         guard Bcrypt.costs.contains(cost),
-            let salt = CryptBase64.bcrypt.decode(bytes[7..<29], requireZeroPadding: false),
-            let digest = CryptBase64.bcrypt.decode(bytes[29..<60], requireZeroPadding: false)
+            let salt = Base64.decodeUnpadded(bytes[7..<29], alphabet: .bcrypt, requireZeroTrailingBits: false),
+            let digest = Base64.decodeUnpadded(bytes[29..<60], alphabet: .bcrypt, requireZeroTrailingBits: false)
         else { return nil }
         self.cost = cost
         self.salt = salt

@@ -31,8 +31,8 @@ struct StoredScryptHash {
         else { return nil }
         let parameters = ScryptParameters(logN: logN, r: r, p: p)
         guard parameters.isSupported,
-            let salt = CryptBase64.standard.decode(fields[3]), (8...64).contains(salt.count),
-            let key = CryptBase64.standard.decode(fields[4]), (16...64).contains(key.count)
+            let salt = Base64.decodeUnpadded(fields[3], alphabet: .standard), (8...64).contains(salt.count),
+            let key = Base64.decodeUnpadded(fields[4], alphabet: .standard), (16...64).contains(key.count)
         else { return nil }
         self.init(parameters: parameters, salt: salt, key: key)
     }
@@ -40,7 +40,8 @@ struct StoredScryptHash {
     /// The string form.
     var encoded: String {
         let settings = "ln=\(parameters.logN),r=\(parameters.r),p=\(parameters.p)"
-        return "\(Self.prefix)\(settings)$\(CryptBase64.standard.encode(salt))$\(CryptBase64.standard.encode(key))"
+        let encodedSalt = Base64.encodeString(salt, padding: false)
+        return "\(Self.prefix)\(settings)$\(encodedSalt)$\(Base64.encodeString(key, padding: false))"
     }
 
     /// The value of `name=digits`, where digits are 1…4 ASCII digits without a leading zero.

@@ -134,7 +134,8 @@ open class BmobUser: BmobObject, @unchecked Sendable {
     }
 
     /// Brings back the user saved by the last login on this device (for the initialized app), with its session
-    /// token. Does not contact the server: see ``checkSession()``.
+    /// token. Does not contact the server: see ``checkSession()``. Query answers cached for anyone else are
+    /// removed; those this user cached before are kept.
     public static func restoreCurrent() async {
         let appKey = BmobClient.shared.currentSession?.appKey ?? ""
         guard let data = BmobCurrentUserStore.load(appKey: appKey),
@@ -144,16 +145,18 @@ open class BmobUser: BmobObject, @unchecked Sendable {
         let user = BmobUser(json: fields)
         user.sessionToken = token
         CurrentUser.shared.user = user
-        BmobClient.shared.sessionToken = token
+        BmobClient.shared.setUser(objectId: user.objectId, sessionToken: token)
+        BmobQueryCache.clear(appKey: appKey, keepingUser: user.objectId)
     }
 
-    /// Forgets the current user on this device. The server's session stays valid until it expires; see
-    /// ``logoutFromServer()``.
+    /// Forgets the current user on this device, with the query answers cached on the device. The server's
+    /// session stays valid until it expires; see ``logoutFromServer()``.
     public static func logout() {
         let appKey = BmobClient.shared.currentSession?.appKey ?? ""
         CurrentUser.shared.user = nil
-        BmobClient.shared.sessionToken = nil
+        BmobClient.shared.setUser(objectId: nil, sessionToken: nil)
         BmobCurrentUserStore.clear(appKey: appKey)
+        BmobQueryCache.clear(appKey: appKey)
     }
 
     /// Ends the current user's session on the server, then forgets it locally.
@@ -241,10 +244,18 @@ open class BmobUser: BmobObject, @unchecked Sendable {
 
     // MARK: - Persistence
 
+    /// Makes `user` the current user: requests run as it from now on, it is saved on the device, and when it is
+    /// not the user requests ran as before, the query answers cached on the device are removed (they were
+    /// filtered by another user's ACLs).
     private static func setCurrent(_ user: BmobUser) {
+        let appKey = BmobClient.shared.currentSession?.appKey ?? ""
+        let previous = BmobClient.shared.user.objectId
         CurrentUser.shared.user = user
-        BmobClient.shared.sessionToken = user.sessionToken
+        BmobClient.shared.setUser(objectId: user.objectId, sessionToken: user.sessionToken)
         persist(user)
+        if previous != user.objectId {
+            BmobQueryCache.clear(appKey: appKey)
+        }
     }
 
     private static func persist(_ user: BmobUser) {

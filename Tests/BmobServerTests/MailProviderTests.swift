@@ -1,3 +1,4 @@
+import BmobCrypto
 import BmobIO
 import BmobServer
 import BmobTesting

@@ -1,3 +1,4 @@
+import BmobCrypto
 import BmobServer
 import BmobTesting
 import BmobWire

@@ -1,3 +1,4 @@
+import BmobCrypto
 import BmobWire
 import Testing
 

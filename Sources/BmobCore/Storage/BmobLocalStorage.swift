@@ -1,6 +1,7 @@
 package import Foundation
 
-/// Where the SDK keeps files on the device: the query cache now, the current user later.
+/// Where the SDK keeps files on the device: the query cache (per app and user) and, off Apple platforms, the
+/// current user.
 ///
 /// Apple platforms: `Library/Caches/Bmob`; elsewhere `$XDG_CACHE_HOME/bmob` or `~/.cache/bmob`. Tests and
 /// apps may point it elsewhere with ``setRoot(_:)``.

@@ -24,6 +24,8 @@ package final class BmobClient: @unchecked Sendable {
     private var session: BmobSession?
     private var initialization: Task<BmobSession, any Error>?
     private var sessionTokenValue: String?
+    private var userObjectIdValue: String?
+    private var userGeneration: UInt64 = 0
     private var customIOAddress: BmobIOAddress?
     private let transport: NativeTransport
 
@@ -76,10 +78,29 @@ package final class BmobClient: @unchecked Sendable {
         lock.withLock { session }
     }
 
-    /// The logged-in user's session token, sent with every request while set.
+    /// The logged-in user's session token, sent with every request while set; see
+    /// ``setUser(objectId:sessionToken:)``.
     package var sessionToken: String? {
-        get { lock.withLock { sessionTokenValue } }
-        set { lock.withLock { sessionTokenValue = newValue } }
+        lock.withLock { sessionTokenValue }
+    }
+
+    /// Who requests run as now: the logged-in user's objectId (`nil` for anonymous), and a generation that
+    /// grows with every ``setUser(objectId:sessionToken:)``. An answer may be kept for the user it was fetched
+    /// for only while the generation is unchanged: then no other session token can have been sent meanwhile,
+    /// even if the user changed and changed back.
+    package var user: (objectId: String?, generation: UInt64) {
+        lock.withLock { (userObjectIdValue, userGeneration) }
+    }
+
+    /// Runs the next requests as the user `objectId` with its session token, or anonymously when both are
+    /// `nil`. The two change together, so the user the query cache files an answer under is always the one
+    /// whose token was sent.
+    package func setUser(objectId: String?, sessionToken: String?) {
+        lock.withLock {
+            userObjectIdValue = objectId
+            sessionTokenValue = sessionToken
+            userGeneration &+= 1
+        }
     }
 
     /// Runs the handshake and keeps its session. A second call starts over (for another app or domain).

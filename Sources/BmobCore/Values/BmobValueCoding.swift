@@ -1,3 +1,4 @@
+import BmobCrypto
 package import BmobWire
 package import Foundation
 
@@ -30,7 +31,7 @@ package enum BmobValueCoding {
         case let string as String: return .string(string)
         case let substring as Substring: return .string(String(substring))
         case let date as Date: return Self.date(date)
-        case let data as Data: return .string(data.base64EncodedString())
+        case let data as Data: return .string(Base64.encodeString(data))
         case let url as URL: return .string(url.absoluteString)
         case let number as NSNumber: return Self.number(number)
         case let array as [Any?]: return .array(try array.map { (element) throws(BmobError) in try encode(element) })

@@ -5,165 +5,168 @@ import Foundation
 extension BmobQuery {
     /// Objects whose `key` equals `value` (an array field matches when it contains `value`).
     @discardableResult
-    public func whereKey(_ key: String, equalTo value: Any) -> Self {
-        encode(value) { json in
-            if let existing = state.conditions[key], Self.isOperatorObject(existing) {
-                addOperator(key, "$eq", json)
-            } else {
-                state.conditions[key] = json
-            }
-        }
-    }
+    public func whereKey(_ key: String, equalTo value: Any) -> Self { constrain(key, value, FieldConstraint.equalTo) }
 
     /// Objects whose `key` is not `value`.
     @discardableResult
-    public func whereKey(_ key: String, notEqualTo value: Any) -> Self { constrain(key, "$ne", value) }
+    public func whereKey(_ key: String, notEqualTo value: Any) -> Self {
+        constrain(key, value, FieldConstraint.notEqualTo)
+    }
 
     /// Objects whose `key` is less than `value`.
     @discardableResult
-    public func whereKey(_ key: String, lessThan value: Any) -> Self { constrain(key, "$lt", value) }
+    public func whereKey(_ key: String, lessThan value: Any) -> Self { constrain(key, value, FieldConstraint.lessThan) }
 
     /// Objects whose `key` is at most `value`.
     @discardableResult
-    public func whereKey(_ key: String, lessThanOrEqualTo value: Any) -> Self { constrain(key, "$lte", value) }
+    public func whereKey(_ key: String, lessThanOrEqualTo value: Any) -> Self {
+        constrain(key, value, FieldConstraint.lessThanOrEqualTo)
+    }
 
     /// Objects whose `key` is greater than `value`.
     @discardableResult
-    public func whereKey(_ key: String, greaterThan value: Any) -> Self { constrain(key, "$gt", value) }
+    public func whereKey(_ key: String, greaterThan value: Any) -> Self {
+        constrain(key, value, FieldConstraint.greaterThan)
+    }
 
     /// Objects whose `key` is at least `value`.
     @discardableResult
-    public func whereKey(_ key: String, greaterThanOrEqualTo value: Any) -> Self { constrain(key, "$gte", value) }
+    public func whereKey(_ key: String, greaterThanOrEqualTo value: Any) -> Self {
+        constrain(key, value, FieldConstraint.greaterThanOrEqualTo)
+    }
 
     /// Objects whose `key` is one of `values` (an array field matches when it holds any of them).
     @discardableResult
-    public func whereKey(_ key: String, containedIn values: [Any]) -> Self { constrain(key, "$in", values) }
+    public func whereKey(_ key: String, containedIn values: [Any]) -> Self {
+        constrain(key, list: values, FieldConstraint.containedIn)
+    }
 
     /// Objects whose `key` is none of `values`.
     @discardableResult
-    public func whereKey(_ key: String, notContainedIn values: [Any]) -> Self { constrain(key, "$nin", values) }
+    public func whereKey(_ key: String, notContainedIn values: [Any]) -> Self {
+        constrain(key, list: values, FieldConstraint.notContainedIn)
+    }
 
     /// Objects whose array field `key` holds all of `values`.
     @discardableResult
-    public func whereKey(_ key: String, containsAll values: [Any]) -> Self { constrain(key, "$all", values) }
+    public func whereKey(_ key: String, containsAll values: [Any]) -> Self {
+        constrain(key, list: values, FieldConstraint.containsAll)
+    }
 
     /// Objects whose text field `key` matches the regular expression `pattern`.
     @discardableResult
-    public func whereKey(_ key: String, matchesRegex pattern: String) -> Self { constrain(key, "$regex", pattern) }
+    public func whereKey(_ key: String, matchesRegex pattern: String) -> Self {
+        constrain(key, .matchesRegex(pattern: pattern, options: ""))
+    }
 
     /// Objects whose text field `key` starts with `prefix` (taken literally).
     @discardableResult
     public func whereKey(_ key: String, startsWith prefix: String) -> Self {
-        constrain(key, "$regex", "^" + Self.escapeRegex(prefix))
+        constrain(key, .matchesRegex(pattern: "^" + Self.escapeRegex(prefix), options: ""))
     }
 
     /// Objects whose text field `key` ends with `suffix` (taken literally).
     @discardableResult
     public func whereKey(_ key: String, endsWith suffix: String) -> Self {
-        constrain(key, "$regex", Self.escapeRegex(suffix) + "$")
+        constrain(key, .matchesRegex(pattern: Self.escapeRegex(suffix) + "$", options: ""))
     }
 
     /// Objects whose geo point `key` lies within `kilometers` of `point`, nearest first.
     @discardableResult
     public func whereKey(_ key: String, nearGeoPoint point: BmobGeoPoint, withinKilometers kilometers: Double) -> Self {
-        near(key, point, "$maxDistanceInKilometers", kilometers)
+        constrain(key, .nearSphere(point.value, maxDistanceRadians: kilometers / WhereParser.earthRadiusKilometers))
     }
 
     /// Objects whose geo point `key` lies within `miles` of `point`, nearest first.
     @discardableResult
     public func whereKey(_ key: String, nearGeoPoint point: BmobGeoPoint, withinMiles miles: Double) -> Self {
-        near(key, point, "$maxDistanceInMiles", miles)
+        constrain(key, .nearSphere(point.value, maxDistanceRadians: miles / WhereParser.earthRadiusMiles))
     }
 
     /// Objects whose geo point `key` is nearest to `point` first.
     @discardableResult
     public func whereKey(_ key: String, nearGeoPoint point: BmobGeoPoint) -> Self {
-        lock.withLock { addOperator(key, "$nearSphere", point.bmobJSON) }
-        return self
+        constrain(key, .nearSphere(point.value, maxDistanceRadians: nil))
     }
 
     /// Objects whose geo point `key` lies in the box from `southwest` to `northeast`.
     @discardableResult
     public func whereKey(_ key: String, withinGeoBox southwest: BmobGeoPoint, northeast: BmobGeoPoint) -> Self {
-        lock.withLock {
-            addOperator(key, "$within", ["$box": [southwest.bmobJSON, northeast.bmobJSON]])
-        }
-        return self
+        constrain(key, .withinBox(southwest: southwest.value, northeast: northeast.value))
     }
 
     /// Objects whose pointer `key` points to an object matching `query` (`$inQuery`).
     @discardableResult
     public func whereKey(_ key: String, matchesQuery query: BmobQuery) -> Self {
-        let inner: JSONValue = ["where": query.whereJSON, "className": .string(query.className)]
-        lock.withLock { addOperator(key, "$inQuery", inner) }
-        return self
+        let (inner, error) = query.subQuery
+        return lock.withLock {
+            if let error { state.record(error) }
+            state.constrain(key, .matchesQuery(inner))
+            return self
+        }
     }
 
     /// Objects whose pointer `key` points to no object matching `query` (`$notInQuery`).
     @discardableResult
     public func whereKey(_ key: String, doesNotMatchQuery query: BmobQuery) -> Self {
-        let inner: JSONValue = ["where": query.whereJSON, "className": .string(query.className)]
-        lock.withLock { addOperator(key, "$notInQuery", inner) }
-        return self
+        let (inner, error) = query.subQuery
+        return lock.withLock {
+            if let error { state.record(error) }
+            state.constrain(key, .doesNotMatchQuery(inner))
+            return self
+        }
     }
 
     /// Objects that `object`'s relation field `key` holds (`$relatedTo`).
     @discardableResult
     public func whereRelatedTo(_ object: BmobPointer, key: String) -> Self {
-        lock.withLock { state.conditions["$relatedTo"] = ["object": object.bmobJSON, "key": .string(key)] }
-        return self
+        lock.withLock {
+            state.relate(to: PointerValue(className: object.className, objectId: object.objectId), key: key)
+            return self
+        }
     }
 
     /// Objects that have a value for `key`.
     @discardableResult
-    public func whereKeyExists(_ key: String) -> Self { constrain(key, "$exists", true) }
+    public func whereKeyExists(_ key: String) -> Self { constrain(key, .exists(true)) }
 
     /// Objects without a value for `key`.
     @discardableResult
-    public func whereKeyDoesNotExist(_ key: String) -> Self { constrain(key, "$exists", false) }
+    public func whereKeyDoesNotExist(_ key: String) -> Self { constrain(key, .exists(false)) }
 
     // MARK: - Helpers
 
-    private func near(_ key: String, _ point: BmobGeoPoint, _ limitOperator: String, _ limit: Double) -> Self {
+    private func constrain(_ key: String, _ constraint: FieldConstraint) -> Self {
         lock.withLock {
-            addOperator(key, "$nearSphere", point.bmobJSON)
-            addOperator(key, limitOperator, .double(limit))
+            state.constrain(key, constraint)
+            return self
         }
-        return self
     }
 
-    private func constrain(_ key: String, _ name: String, _ value: Any) -> Self {
-        encode(value) { json in addOperator(key, name, json) }
-    }
-
-    private func encode(_ value: Any, _ apply: (JSONValue) -> Void) -> Self {
+    /// Encodes `value` as a Bmob JSON value for `make`'s constraint, or records why it cannot be.
+    private func constrain(_ key: String, _ value: Any, _ make: (JSONValue) -> FieldConstraint) -> Self {
         do {
             let json = try BmobValueCoding.encode(value)
-            lock.withLock { apply(json) }
+            return constrain(key, make(json))
         } catch {
-            lock.withLock { if state.conditionError == nil { state.conditionError = error } }
-        }
-        return self
-    }
-
-    /// Adds `name: value` to `key`'s operator object; an equality already there becomes `$eq`. Call with
-    /// `lock` held.
-    func addOperator(_ key: String, _ name: String, _ value: JSONValue) {
-        var operators: [String: JSONValue] = [:]
-        if let existing = state.conditions[key] {
-            if Self.isOperatorObject(existing), let members = existing.objectValue {
-                operators = members
-            } else {
-                operators["$eq"] = existing
+            return lock.withLock {
+                state.record(error)
+                return self
             }
         }
-        operators[name] = value
-        state.conditions[key] = .object(operators)
     }
 
-    static func isOperatorObject(_ value: JSONValue) -> Bool {
-        guard let members = value.objectValue, !members.isEmpty else { return false }
-        return members.keys.allSatisfy { $0.hasPrefix("$") }
+    /// Encodes each of `values` for a list operator (`$in`, `$nin`, `$all`), or records why one cannot be.
+    private func constrain(_ key: String, list values: [Any], _ make: ([JSONValue]) -> FieldConstraint) -> Self {
+        do {
+            let list = try values.map { value throws(BmobError) in try BmobValueCoding.encode(value) }
+            return constrain(key, make(list))
+        } catch {
+            return lock.withLock {
+                state.record(error)
+                return self
+            }
+        }
     }
 
     /// `text` with the regular-expression metacharacters escaped.

@@ -1,5 +1,5 @@
-import BmobCore
-import BmobWire
+package import BmobCore
+package import BmobWire
 import Foundation
 
 extension BmobQuery {
@@ -48,54 +48,64 @@ extension BmobQuery {
 
     // MARK: - Request
 
-    /// The native `find` request for this query.
-    func findData(count: Bool, statistics: Bool) throws(BmobError) -> [String: JSONValue] {
-        let snapshot = lock.withLock { () -> (BmobError?, [String: JSONValue]) in
-            var data: [String: JSONValue] = [:]
-            if !state.conditions.isEmpty { data["where"] = .object(state.conditions) }
+    /// The query this ``BmobQuery`` sends to `find`, as BmobWire's model: what the server decodes it into.
+    ///
+    /// - Parameters:
+    ///   - count: Only the number of matches: the condition, `count`, and a limit of 0.
+    ///   - statistics: With the statistics members, which replace the selected keys.
+    /// - Throws: The first error among the conditions (a value that cannot be encoded, an invalid `having`).
+    package func findQuery(count: Bool, statistics: Bool) throws(BmobError) -> FindQuery {
+        let (query, error) = lock.withLock { () -> (FindQuery, BmobError?) in
+            var query = FindQuery(className: className, condition: state.condition)
             if count {
-                data["count"] = true
-                data["limit"] = 0
-                return (state.conditionError, data)
+                query.count = true
+                query.limit = 0
+                return (query, state.conditionError)
             }
-            if !state.orderKeys.isEmpty { data["order"] = .string(state.orderKeys.joined(separator: ",")) }
-            if let limitValue = state.limitValue { data["limit"] = .int(Int64(limitValue)) }
-            if let skipValue = state.skipValue { data["skip"] = .int(Int64(skipValue)) }
-            if !state.includedKeys.isEmpty { data["include"] = .string(state.includedKeys.joined(separator: ",")) }
+            query.order = state.order
+            if let limitValue = state.limitValue { query.limit = limitValue }
+            if let skipValue = state.skipValue { query.skip = skipValue }
+            query.include = state.includedKeys
             if statistics {
                 var sum = state.sumKeys, average = state.averageKeys, max = state.maxKeys, min = state.minKeys
                 var groupCount = state.groupCountValue
-                if sum.isEmpty && average.isEmpty && max.isEmpty && min.isEmpty, let keys = state.selectedKeys, !keys.isEmpty {
+                var noFunction = sum.isEmpty && average.isEmpty && max.isEmpty && min.isEmpty
+                // Without an aggregate function, the selected keys are summed, averaged, maxed and mined.
+                if noFunction, let keys = state.selectedKeys, !keys.isEmpty {
                     (sum, average, max, min) = (keys, keys, keys, keys)
                     groupCount = true
+                    noFunction = false
                 }
-                if !state.groupByKeys.isEmpty { data["groupby"] = .string(state.groupByKeys.joined(separator: ",")) }
-                if groupCount || (sum.isEmpty && average.isEmpty && max.isEmpty && min.isEmpty) {
-                    data["groupcount"] = true
-                }
-                for (name, keys) in [("sum", sum), ("average", average), ("max", max), ("min", min)] where !keys.isEmpty {
-                    data[name] = .string(keys.joined(separator: ","))
-                }
-                if let havingCondition = state.havingCondition { data["having"] = havingCondition }
-            } else if let selectedKeys = state.selectedKeys {
-                data["keys"] = .string(selectedKeys.joined(separator: ","))
+                query.aggregation = Aggregation(
+                    groupBy: state.groupByKeys, groupCount: groupCount || noFunction, sum: sum, average: average,
+                    max: max, min: min, having: state.havingCondition)
+            } else {
+                query.keys = state.selectedKeys
             }
-            return (state.conditionError, data)
+            return (query, state.conditionError)
         }
-        if let error = snapshot.0 { throw error }
-        return ["c": .string(className), "data": .object(snapshot.1)]
+        if let error { throw error }
+        return query
     }
 
-    /// Sends `request` to `find`, reading and writing the cache as ``cachePolicy`` says.
+    /// The native `find` request for this query: the class, and the query's `data` as ``FindQueryEncoder``
+    /// writes it.
+    func findData(count: Bool, statistics: Bool) throws(BmobError) -> [String: JSONValue] {
+        let query = try findQuery(count: count, statistics: statistics)
+        return ["c": .string(className), "data": FindQueryEncoder.json(query)]
+    }
+
+    /// Sends `request` to `find`, reading and writing the cache as ``cachePolicy`` says. The cache is keyed by
+    /// the app and the user the request runs as, taken before it is sent.
     func fetch(_ request: [String: JSONValue]) async throws(BmobError) -> JSONValue {
         let (policy, maxAge, client) = lock.withLock { (state.policy, state.cacheAge, state.clientValue) }
-        let appKey = client.currentSession?.appKey ?? ""
+        let owner = BmobQueryCache.Owner(client: client)
         let requestJSON = JSONValue.object(request)
-        let cached = { BmobQueryCache.read(appKey: appKey, route: "find", request: requestJSON) }
+        let cached = { BmobQueryCache.read(owner, route: "find", request: requestJSON) }
         let network = { () async throws(BmobError) -> JSONValue in
             let answer = try await client.call("find", request)
             if policy != .ignoreCache {
-                BmobQueryCache.write(appKey: appKey, route: "find", request: requestJSON, answer: answer)
+                BmobQueryCache.write(owner, route: "find", request: requestJSON, answer: answer)
             }
             return answer
         }
@@ -126,7 +136,7 @@ extension BmobQuery {
             guard let hit = cached() else { return try await network() }
             Task.detached {
                 if let answer = try? await client.call("find", request) {
-                    BmobQueryCache.write(appKey: appKey, route: "find", request: requestJSON, answer: answer)
+                    BmobQueryCache.write(owner, route: "find", request: requestJSON, answer: answer)
                 }
             }
             return hit.answer

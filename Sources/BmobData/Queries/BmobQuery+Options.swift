@@ -5,19 +5,19 @@ import Foundation
 extension BmobQuery {
     /// Sorts by `key`, smallest first, replacing any order set before.
     @discardableResult
-    public func order(byAscending key: String) -> Self { setOrder([key]) }
+    public func order(byAscending key: String) -> Self { setOrder([OrderKey(path: key)]) }
 
     /// Sorts by `key`, largest first, replacing any order set before.
     @discardableResult
-    public func order(byDescending key: String) -> Self { setOrder(["-" + key]) }
+    public func order(byDescending key: String) -> Self { setOrder([OrderKey(path: key, descending: true)]) }
 
     /// Adds `key`, smallest first, after the sort keys already set.
     @discardableResult
-    public func addAscendingOrder(_ key: String) -> Self { appendOrder(key) }
+    public func addAscendingOrder(_ key: String) -> Self { appendOrder(OrderKey(path: key)) }
 
     /// Adds `key`, largest first, after the sort keys already set.
     @discardableResult
-    public func addDescendingOrder(_ key: String) -> Self { appendOrder("-" + key) }
+    public func addDescendingOrder(_ key: String) -> Self { appendOrder(OrderKey(path: key, descending: true)) }
 
     /// At most `count` results (the server's default is 100, its maximum 1000).
     @discardableResult
@@ -99,16 +99,28 @@ extension BmobQuery {
 
     /// Keeps only groups matching `condition`, written like `where` over the result names
     /// (`["_sumScore": ["$gt": 100]]`).
+    ///
+    /// A condition that is not a valid `having` makes the statistics query throw
+    /// ``BmobError/invalidParameter(reason:)``.
     @discardableResult
     public func having(_ condition: [String: Any]) -> Self {
+        let parsed: Result<QueryCondition?, BmobError>
         do {
             let json = try BmobValueCoding.encode(condition)
-            lock.withLock {
-                state.statisticsMode = true
-                state.havingCondition = json
+            do throws(QueryParseError) {
+                parsed = .success(try WhereParser.parseHaving(json))
+            } catch {
+                parsed = .failure(.invalidParameter(reason: "having: \(error.description)"))
             }
         } catch {
-            lock.withLock { if state.conditionError == nil { state.conditionError = error } }
+            parsed = .failure(error)
+        }
+        lock.withLock {
+            state.statisticsMode = true
+            switch parsed {
+            case .success(let having): state.havingCondition = having
+            case .failure(let error): state.record(error)
+            }
         }
         return self
     }
@@ -121,13 +133,13 @@ extension BmobQuery {
         return self
     }
 
-    private func setOrder(_ keys: [String]) -> Self {
-        lock.withLock { state.orderKeys = keys }
+    private func setOrder(_ keys: [OrderKey]) -> Self {
+        lock.withLock { state.order = keys }
         return self
     }
 
-    private func appendOrder(_ key: String) -> Self {
-        lock.withLock { state.orderKeys.append(key) }
+    private func appendOrder(_ key: OrderKey) -> Self {
+        lock.withLock { state.order.append(key) }
         return self
     }
 }

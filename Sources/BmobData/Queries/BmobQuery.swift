@@ -55,29 +55,31 @@ public struct BmobQuery: Sendable {
 
     /// Objects matching all of `queries` (`$and`), or `nil` when the list is empty or mixes classes.
     public static func and(_ queries: [BmobQuery]) -> BmobQuery? {
-        combine(queries, "$and")
+        combine(queries) { .and($0) }
     }
 
     /// Objects matching any of `queries` (`$or`), or `nil` when the list is empty or mixes classes.
     public static func or(_ queries: [BmobQuery]) -> BmobQuery? {
-        combine(queries, "$or")
+        combine(queries) { .or($0) }
     }
 
-    private static func combine(_ queries: [BmobQuery], _ name: String) -> BmobQuery? {
+    private static func combine(_ queries: [BmobQuery], _ make: ([QueryCondition]) -> QueryCondition) -> BmobQuery? {
         guard let first = queries.first, queries.allSatisfy({ $0.className == first.className }) else { return nil }
         let combined = BmobQuery(className: first.className)
-        var parts: [JSONValue] = []
+        var parts: [QueryCondition] = []
         for query in queries {
-            let (conditions, error) = query.lock.withLock { (query.state.conditions, query.state.conditionError) }
-            if let error { combined.state.conditionError = error }
-            parts.append(.object(conditions))
+            let (condition, error) = query.lock.withLock { (query.state.condition, query.state.conditionError) }
+            if let error { combined.state.record(error) }
+            // A query without conditions matches everything: `{}`.
+            parts.append(condition ?? .and([]))
         }
-        combined.state.conditions[name] = .array(parts)
+        combined.state.conditionParts = [make(parts)]
         return combined
     }
 
-    /// The `where` object as it will be sent.
-    package var whereJSON: JSONValue {
-        lock.withLock { .object(state.conditions) }
+    /// The class and `where` of this query as a sub-query (`$inQuery`, `$notInQuery`), and the error its
+    /// conditions hold, if any.
+    package var subQuery: (query: SubQuery, error: BmobError?) {
+        lock.withLock { (SubQuery(className: className, condition: state.condition), state.conditionError) }
     }
 }

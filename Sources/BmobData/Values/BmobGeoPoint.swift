@@ -20,7 +20,12 @@ public struct BmobGeoPoint: Sendable, Hashable, BmobJSONConvertible {
     }
 
     package var bmobJSON: JSONValue {
-        ["__type": "GeoPoint", "latitude": .double(latitude), "longitude": .double(longitude)]
+        value.json
+    }
+
+    /// The point as BmobWire's value, for queries.
+    package var value: GeoPointValue {
+        GeoPointValue(latitude: latitude, longitude: longitude)
     }
 
     /// Great-circle distance to `other` in kilometres (mean Earth radius 6371 km).

@@ -1,3 +1,4 @@
+import BmobCrypto
 package import BmobWire
 import Foundation
 

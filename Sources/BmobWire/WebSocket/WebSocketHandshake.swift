@@ -1,3 +1,5 @@
+import BmobCrypto
+
 /// The opening handshake of RFC 6455 §4: checking an upgrade request and computing its
 /// `Sec-WebSocket-Accept` on the server; making a key and checking the answer on the client.
 ///

@@ -1,3 +1,4 @@
+import BmobCrypto
 import BmobWire
 
 /// The client side of one SMTP session (RFC 5321) as a pure state machine: feed it what the server sends with
