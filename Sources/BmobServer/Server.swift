@@ -25,6 +25,8 @@ package final class Server: Sendable {
     /// The development app created because the data folder had none, if that happened on this start.
     package let createdDevelopmentApp: App?
     private let lifecycle = Mutex(Lifecycle())
+    /// Finished by ``shutdown()`` (or cancellation) to end ``run()``.
+    private let stopSignal = AsyncStream<Never>.makeStream(bufferingPolicy: .unbounded)
 
     /// Who tears the server down: ``run()`` when it ran, else ``shutdown()``; the other waits.
     private struct Lifecycle {
@@ -163,40 +165,55 @@ package final class Server: Sendable {
 
     /// Serves until the calling task is cancelled or ``shutdown()`` is called, then shuts down gracefully:
     /// stops accepting, finishes in-flight requests, closes connections, stops the journal feeds and closes
-    /// storage. Returns once all of that is done (at once when the server was shut down already).
+    /// storage. Returns once all of that is done; a second call, or one after ``shutdown()``, waits for the same.
     ///
-    /// The services run as child tasks of one task group: the HTTP server, and ``RealtimeFeeds/run()`` with a
-    /// child task per app's journal feed. Cancelling the calling task cancels them all; the feeds also end
-    /// when the HTTP server does, since nobody is left to hear them.
+    /// The services run as child tasks of one task group: the HTTP server (its loops accept from
+    /// ``start(configuration:clock:logger:providers:authValidators:)`` on; its task drains and closes it when
+    /// the server stops), and ``RealtimeFeeds/run()`` with a child task per app's journal feed. Cancelling the
+    /// calling task cancels them all; the feeds also end once the HTTP server has closed its connections,
+    /// since nobody is left to hear them.
     package func run() async {
-        let owner = lifecycle.withLock { lifecycle in
-            guard lifecycle.phase == .ready else { return false }
-            lifecycle.phase = .running
-            return true
-        }
-        guard owner else { return await closed() }
+        guard takeTeardown() else { return await closed() }
         await withDiscardingTaskGroup { group in
             group.addTask { await self.feeds.run() }
             group.addTask {
-                await self.http.run()
+                await self.stopRequested()
+                await self.http.shutdown()
                 self.feeds.shutdown()
             }
         }
         await closeResources()
     }
 
-    /// Stops accepting, finishes in-flight requests, closes connections and storage; ends ``run()`` if it
-    /// runs, and returns once the server is closed.
+    /// Stops accepting, finishes in-flight requests, closes connections and storage: ends ``run()`` if it
+    /// runs, else does the same itself. Returns once the server is closed.
     package func shutdown() async {
+        guard takeTeardown() else {
+            stopSignal.continuation.finish()
+            return await closed()
+        }
         await http.shutdown()
-        let owner = lifecycle.withLock { lifecycle in
+        feeds.shutdown()
+        await closeResources()
+    }
+
+    /// Whether the caller is the first of ``run()`` and ``shutdown()``, the one that tears the server down.
+    private func takeTeardown() -> Bool {
+        lifecycle.withLock { lifecycle in
             guard lifecycle.phase == .ready else { return false }
             lifecycle.phase = .running
             return true
         }
-        guard owner else { return await closed() }
-        feeds.shutdown()
-        await closeResources()
+    }
+
+    /// Returns when ``shutdown()`` is called or the task is cancelled.
+    private func stopRequested() async {
+        let signal = stopSignal
+        await withTaskCancellationHandler {
+            for await _ in signal.stream {}
+        } onCancel: {
+            signal.continuation.finish()
+        }
     }
 
     /// Closes what the services used, once they have ended, and wakes whoever waits in ``closed()``.

@@ -41,8 +41,8 @@ package final class RealtimeHub<Key: Hashable & Sendable, Listener: RealtimeList
         self.stepSize = stepSize
     }
 
-    /// The listener index of `loop`; call on that loop.
-    package func index(on loop: EventLoop) -> LoopBound<Index> {
+    /// The listener index of `loop`, made on first use; call on that loop.
+    private func index(on loop: EventLoop) -> LoopBound<Index> {
         state.withLock { state in
             if let index = state.indexes[ObjectIdentifier(loop)] { return index }
             let index = LoopBound(Index(stepSize: stepSize), loop: loop)
