@@ -121,7 +121,9 @@ import Testing
         try await create.send(
             HTTPRequestText.make(
                 "POST", "/1/classes/Chat",
-                headers: [("X-Bmob-Application-Id", TestServer.applicationId), ("X-Bmob-REST-API-Key", TestServer.restKey)],
+                headers: [
+                    ("X-Bmob-Application-Id", TestServer.applicationId), ("X-Bmob-REST-API-Key", TestServer.restKey),
+                ],
                 json: #"{"n":1}"#))
         #expect(try await create.readResponse().status == 201)
         #expect(try await client.expectSilence() == nil)

@@ -15,7 +15,8 @@ package final class RealtimeFeeds: Sendable {
     private let state = Mutex(State())
     private let logger: Logger
     /// Feeds made and not yet taken by ``run()``: one element per app, so the buffer needs no other bound.
-    private let started: (stream: AsyncStream<RealtimeJournalFeed>, continuation: AsyncStream<RealtimeJournalFeed>.Continuation)
+    private let started:
+        (stream: AsyncStream<RealtimeJournalFeed>, continuation: AsyncStream<RealtimeJournalFeed>.Continuation)
 
     /// No feeds yet.
     package init(logger: Logger) {

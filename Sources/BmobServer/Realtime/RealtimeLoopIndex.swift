@@ -86,7 +86,9 @@ package final class RealtimeLoopIndex<Key: Hashable & Sendable, Listener: Realti
     ///
     /// - Returns: whether the caller must start ``drive(_:)`` (no fan-out is under way).
     package func enqueue(_ event: Event) -> Bool {
-        if let run, queueHead == queue.count, run.key == event.key, groups[event.key]?.version == run.membershipVersion {
+        if let run, queueHead == queue.count, run.key == event.key,
+            groups[event.key]?.version == run.membershipVersion
+        {
             run.append(event.payload)
             return false
         }

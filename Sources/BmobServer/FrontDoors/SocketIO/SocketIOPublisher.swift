@@ -31,7 +31,8 @@ final class SocketIOPublisher: RealtimeChangeConsumer {
         guard let appId = publication.appKey, let tableName = publication.tableName,
             let action = publication.action, !action.isUnsubscribe
         else { return false }
-        let topic = SocketIOTopic(appId: appId, tableName: tableName, action: action, objectId: publication.objectId ?? "")
+        let topic = SocketIOTopic(
+            appId: appId, tableName: tableName, action: action, objectId: publication.objectId ?? "")
         guard hub.isHeard(topic) else { return false }
         return hub.publish(Self.frame(publication), to: topic)
     }
@@ -73,7 +74,9 @@ final class SocketIOPublisher: RealtimeChangeConsumer {
 
     /// The class permissions of `classes` (`.some(nil)`: none set, open). A class whose permissions cannot
     /// be read is left out, so its events are not sent (fail closed).
-    private func classPermissions(of classes: Set<String>, in runtime: AppRuntime) async -> [String: ClassPermissions?] {
+    private func classPermissions(
+        of classes: Set<String>, in runtime: AppRuntime
+    ) async -> [String: ClassPermissions?] {
         let names = Array(classes)
         do {
             let stored = try await runtime.store.read { transaction in
