@@ -3,25 +3,46 @@ package import BmobIO
 import BmobStore
 import BmobWire
 import Foundation
+import Synchronization
 
-/// A running Bmob server: apps, storage and the HTTP front doors on one set of event loops.
+/// A Bmob server: apps, storage and the HTTP front doors on one set of event loops.
 ///
 /// ```swift
 /// let server = try await Server.start(configuration: configuration, logger: logger)
 /// print("listening on \(server.baseURL)")
 /// await server.run()   // until the task is cancelled; then drains requests and closes everything
 /// ```
+///
+/// ``start(configuration:clock:logger:providers:authValidators:)`` opens the apps and binds the port;
+/// ``run()`` is the server's root: one task group of its services (the HTTP server, and the realtime journal
+/// feeds with a child task per app), until cancellation or ``shutdown()``.
 package final class Server: Sendable {
     package let context: ServerContext
     private let http: HTTPServer
-    private let hub: RealtimeHub
+    private let feeds: RealtimeFeeds
+    /// The socket.io door, for server-side events (``SocketIOGateway/publish(_:)``).
+    package let socketIO: SocketIOGateway
     /// The development app created because the data folder had none, if that happened on this start.
     package let createdDevelopmentApp: App?
+    private let lifecycle = Mutex(Lifecycle())
+    /// Finished by ``shutdown()`` (or cancellation) to end ``run()``.
+    private let stopSignal = AsyncStream<Never>.makeStream(bufferingPolicy: .unbounded)
 
-    private init(context: ServerContext, http: HTTPServer, hub: RealtimeHub, createdDevelopmentApp: App?) {
+    /// Who tears the server down: ``run()`` when it ran, else ``shutdown()``; the other waits.
+    private struct Lifecycle {
+        enum Phase { case ready, running, closed }
+        var phase = Phase.ready
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private init(
+        context: ServerContext, http: HTTPServer, feeds: RealtimeFeeds, socketIO: SocketIOGateway,
+        createdDevelopmentApp: App?
+    ) {
         self.context = context
         self.http = http
-        self.hub = hub
+        self.feeds = feeds
+        self.socketIO = socketIO
         self.createdDevelopmentApp = createdDevelopmentApp
     }
 
@@ -110,8 +131,9 @@ package final class Server: Sendable {
         RoleRoutes.register(in: &router, runner: runner)
         VerificationRoutes.register(in: &router, runner: runner, email: email)
         NativeRoutes.register(in: &router, runner: runner)
-        let hub = RealtimeHub(logger: logger)
-        SocketIOGateway(hub: hub, apps: apps, configuration: configuration).register(in: &router)
+        let feeds = RealtimeFeeds(logger: logger)
+        let socketIO = SocketIOGateway(feeds: feeds, apps: apps, configuration: configuration, logger: logger)
+        socketIO.register(in: &router)
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(
@@ -134,26 +156,86 @@ package final class Server: Sendable {
             pool.shutdown()
             throw error
         }
-        let server = Server(context: context, http: http, hub: hub, createdDevelopmentApp: createdApp)
+        let server = Server(
+            context: context, http: http, feeds: feeds, socketIO: socketIO, createdDevelopmentApp: createdApp)
         context.setListeningURL(server.baseURL)
         return server
     }
 
-    /// Serves until the calling task is cancelled or ``shutdown()`` is called, then shuts down gracefully.
+    /// Serves until the calling task is cancelled or ``shutdown()`` is called, then shuts down gracefully:
+    /// stops accepting, finishes in-flight requests, closes connections, stops the journal feeds and closes
+    /// storage. Returns once all of that is done; a second call, or one after ``shutdown()``, waits for the same.
+    ///
+    /// The services run as child tasks of one task group: the HTTP server (its loops accept from
+    /// ``start(configuration:clock:logger:providers:authValidators:)`` on; its task drains and closes it when
+    /// the server stops), and ``RealtimeFeeds/run()`` with a child task per app's journal feed. Cancelling the
+    /// calling task cancels them all; the feeds also end once the HTTP server has closed its connections,
+    /// since nobody is left to hear them.
     package func run() async {
-        await http.run()
+        guard takeTeardown() else { return await closed() }
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.feeds.run() }
+            group.addTask {
+                await self.stopRequested()
+                await self.http.shutdown()
+                self.feeds.shutdown()
+            }
+        }
         await closeResources()
     }
 
-    /// Stops accepting, finishes in-flight requests, closes connections and storage.
+    /// Stops accepting, finishes in-flight requests, closes connections and storage: ends ``run()`` if it
+    /// runs, else does the same itself. Returns once the server is closed.
     package func shutdown() async {
+        guard takeTeardown() else {
+            stopSignal.continuation.finish()
+            return await closed()
+        }
         await http.shutdown()
+        feeds.shutdown()
         await closeResources()
     }
 
+    /// Whether the caller is the first of ``run()`` and ``shutdown()``, the one that tears the server down.
+    private func takeTeardown() -> Bool {
+        lifecycle.withLock { lifecycle in
+            guard lifecycle.phase == .ready else { return false }
+            lifecycle.phase = .running
+            return true
+        }
+    }
+
+    /// Returns when ``shutdown()`` is called or the task is cancelled.
+    private func stopRequested() async {
+        let signal = stopSignal
+        await withTaskCancellationHandler {
+            for await _ in signal.stream {}
+        } onCancel: {
+            signal.continuation.finish()
+        }
+    }
+
+    /// Closes what the services used, once they have ended, and wakes whoever waits in ``closed()``.
     private func closeResources() async {
-        hub.shutdown()
         await context.apps.close()
         context.blockingPool.shutdown()
+        let waiters = lifecycle.withLock { lifecycle in
+            lifecycle.phase = .closed
+            defer { lifecycle.waiters = [] }
+            return lifecycle.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once ``closeResources()`` has run.
+    private func closed() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = lifecycle.withLock { lifecycle in
+                guard lifecycle.phase != .closed else { return true }
+                lifecycle.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
     }
 }

@@ -3,29 +3,34 @@ import BmobServer
 import BmobWire
 import Testing
 
-/// The per-loop listener index: first/last signals for the feed, removal from anywhere, delivery to exactly
-/// the listeners of a key, in steps, with queued events of one key joined and order kept.
+/// The per-loop listener index, generic over its key and listener (here string keys and byte payloads):
+/// first/last signals for the hub, removal from anywhere, delivery to exactly the listeners of a key, in
+/// steps, with queued events of one key joined and order kept.
 @Suite struct RealtimeLoopIndexTests {
     final class Listener: RealtimeListener {
         var received: [[UInt8]] = []
         let onEvent: (() -> Void)?
         init(onEvent: (() -> Void)? = nil) { self.onEvent = onEvent }
-        func realtimeEvent(encodedFrame: [UInt8]) {
-            received.append(encodedFrame)
+        func realtimeEvent(_ payload: [UInt8]) {
+            received.append(payload)
             onEvent?()
         }
     }
 
-    let chat = RealtimeSubscriptionKey(tableName: "Chat", action: .updateTable, objectId: "")
-    let row = RealtimeSubscriptionKey(tableName: "Chat", action: .updateRow, objectId: "a1")
+    typealias Index = RealtimeLoopIndex<String, Listener>
+    typealias Event = RealtimeQueuedEvent<String, [UInt8]>
 
-    func event(_ key: RealtimeSubscriptionKey, _ byte: UInt8, app: String = "app") -> RealtimeQueuedEvent {
-        RealtimeQueuedEvent(appId: app, key: key, encodedFrame: [byte, byte])
+    let chat = "app/Chat"
+    let row = "app/Chat/a1"
+    let otherChat = "other/Chat"
+
+    func event(_ key: String, _ byte: UInt8) -> Event {
+        Event(key: key, payload: [byte, byte])
     }
 
     /// Queues `events` and steps until done; returns the steps taken.
     @discardableResult
-    func deliver(_ events: [RealtimeQueuedEvent], to index: RealtimeLoopIndex) -> Int {
+    func deliver(_ events: [Event], to index: Index) -> Int {
         var mustDrive = false
         for event in events where index.enqueue(event) { mustDrive = true }
         guard mustDrive else { return 0 }
@@ -35,16 +40,16 @@ import Testing
     }
 
     @Test func firstAndLastListenersAreReportedAndDeliveryReachesOnlyTheKey() {
-        let index = RealtimeLoopIndex()
+        let index = Index()
         let listeners = (0..<5).map { _ in Listener() }
-        #expect(index.add(listeners[0], appId: "app", key: chat))
+        #expect(index.add(listeners[0], key: chat))
         for listener in listeners.dropFirst() {
-            #expect(!index.add(listener, appId: "app", key: chat))
+            #expect(!index.add(listener, key: chat))
         }
-        #expect(!index.add(listeners[0], appId: "app", key: chat))  // again: no change
-        #expect(index.add(listeners[0], appId: "app", key: row))
-        #expect(index.add(listeners[1], appId: "other", key: chat))
-        #expect(index.count(appId: "app", key: chat) == 5)
+        #expect(!index.add(listeners[0], key: chat))  // again: no change
+        #expect(index.add(listeners[0], key: row))
+        #expect(index.add(listeners[1], key: otherChat))
+        #expect(index.count(chat) == 5)
 
         deliver([event(chat, 1)], to: index)
         #expect(listeners.allSatisfy { $0.received == [[1, 1]] })
@@ -53,33 +58,33 @@ import Testing
         #expect(listeners[1].received == [[1, 1]])
 
         // Remove from the middle, the end and the start; the rest still get events.
-        #expect(!index.remove(listeners[2], appId: "app", key: chat))
-        #expect(!index.remove(listeners[4], appId: "app", key: chat))
-        #expect(!index.remove(listeners[0], appId: "app", key: chat))
-        #expect(!index.remove(listeners[0], appId: "app", key: chat))  // not there any more
+        #expect(!index.remove(listeners[2], key: chat))
+        #expect(!index.remove(listeners[4], key: chat))
+        #expect(!index.remove(listeners[0], key: chat))
+        #expect(!index.remove(listeners[0], key: chat))  // not there any more
         deliver([event(chat, 3)], to: index)
         #expect(listeners[1].received.last == [3, 3])
         #expect(listeners[3].received.last == [3, 3])
         #expect(listeners[2].received.last == [1, 1])
-        #expect(!index.remove(listeners[1], appId: "app", key: chat))
-        #expect(index.remove(listeners[3], appId: "app", key: chat))
-        #expect(index.count(appId: "app", key: chat) == 0)
-        #expect(index.count(appId: "other", key: chat) == 1)
+        #expect(!index.remove(listeners[1], key: chat))
+        #expect(index.remove(listeners[3], key: chat))
+        #expect(index.count(chat) == 0)
+        #expect(index.count(otherChat) == 1)
     }
 
     @Test func queuedEventsOfOneKeyInARowGoOutAsOneCallAndOrderIsKept() {
-        let index = RealtimeLoopIndex()
+        let index = Index()
         let table = Listener(), both = Listener()
-        _ = index.add(table, appId: "app", key: chat)
-        _ = index.add(both, appId: "app", key: chat)
-        _ = index.add(both, appId: "app", key: row)
-        let unheard = RealtimeSubscriptionKey(tableName: "Nobody", action: .updateTable, objectId: "")
+        _ = index.add(table, key: chat)
+        _ = index.add(both, key: chat)
+        _ = index.add(both, key: row)
+        let unheard = "app/Nobody"
         deliver(
             [
                 event(chat, 1), event(chat, 2), event(row, 3), event(unheard, 4), event(unheard, 5),
-                event(chat, 6), event(chat, 7, app: "other"), event(chat, 8), event(chat, 9),
+                event(chat, 6), event(otherChat, 7), event(chat, 8), event(chat, 9),
             ], to: index)
-        // Runs of one key are joined; a key change (or another app) ends a run, so order holds for a
+        // Runs of one key are joined; a key change ends a run, so order holds for a
         // listener of several keys.
         #expect(table.received == [[1, 1, 2, 2], [6, 6], [8, 8, 9, 9]])
         #expect(both.received == [[1, 1, 2, 2], [3, 3], [6, 6], [8, 8, 9, 9]])
@@ -89,10 +94,10 @@ import Testing
     }
 
     /// Ten listeners of `chat`, three calls a step, event 1 queued and its first step taken.
-    func runOneStepIn() -> (RealtimeLoopIndex, [Listener]) {
-        let index = RealtimeLoopIndex(stepSize: 3)
+    func runOneStepIn() -> (Index, [Listener]) {
+        let index = Index(stepSize: 3)
         let listeners = (0..<10).map { _ in Listener() }
-        for listener in listeners { _ = index.add(listener, appId: "app", key: chat) }
+        for listener in listeners { _ = index.add(listener, key: chat) }
         #expect(index.enqueue(event(chat, 1)))
         #expect(index.step())
         #expect(listeners.map(\.received.count) == [1, 1, 1, 0, 0, 0, 0, 0, 0, 0])
@@ -113,8 +118,8 @@ import Testing
         let (index, listeners) = runOneStepIn()
         // A listener that comes during a run gets the runs after it, one that leaves gets none of them.
         let late = Listener()
-        _ = index.add(late, appId: "app", key: chat)
-        _ = index.remove(listeners[9], appId: "app", key: chat)
+        _ = index.add(late, key: chat)
+        _ = index.remove(listeners[9], key: chat)
         #expect(!index.enqueue(event(chat, 2)))
         #expect(!index.enqueue(event(chat, 3)))
         while index.step() {}
@@ -134,8 +139,8 @@ import Testing
     @Test(arguments: 0..<50)
     func randomTrafficKeepsEveryListenersEventsWholeAndInOrder(seed: Int) {
         var random = SplitMix64(seed: UInt64(seed))
-        let keys = [chat, row, RealtimeSubscriptionKey(tableName: "Post", action: .updateTable, objectId: "")]
-        let index = RealtimeLoopIndex(stepSize: 1 + Int(random.next() % 5))
+        let keys = [chat, row, "app/Post"]
+        let index = Index(stepSize: 1 + Int(random.next() % 5))
         struct Tracked {
             let listener: Listener
             let keys: Set<Int>
@@ -152,20 +157,20 @@ import Testing
                 var mine: Set<Int> = []
                 for key in 0..<keys.count where random.next() % 2 == 0 {
                     mine.insert(key)
-                    _ = index.add(listener, appId: "app", key: keys[key])
+                    _ = index.add(listener, key: keys[key])
                 }
                 tracked.append(Tracked(listener: listener, keys: mine, since: events.count))
             case 2:
                 let live = tracked.indices.filter { tracked[$0].until == nil }
                 guard let chosen = live.randomElement(using: &random) else { break }
-                for key in tracked[chosen].keys { _ = index.remove(tracked[chosen].listener, appId: "app", key: keys[key]) }
+                for key in tracked[chosen].keys { _ = index.remove(tracked[chosen].listener, key: keys[key]) }
                 tracked[chosen].until = events.count
             case 3, 4, 5:
                 let key = Int(random.next() % UInt64(keys.count))
                 let number = events.count
                 events.append(key)
                 let frame = [UInt8(number >> 8), UInt8(number & 0xFF)]
-                if index.enqueue(RealtimeQueuedEvent(appId: "app", key: keys[key], encodedFrame: frame)) { driving = true }
+                if index.enqueue(Event(key: keys[key], payload: frame)) { driving = true }
             default:
                 if driving { driving = index.step() }
             }
@@ -186,10 +191,10 @@ import Testing
     }
 
     @Test func aLongQueueOfAlternatingKeysArrivesWholeAndInOrder() {
-        let index = RealtimeLoopIndex(stepSize: 1)
+        let index = Index(stepSize: 1)
         let both = Listener()
-        _ = index.add(both, appId: "app", key: chat)
-        _ = index.add(both, appId: "app", key: row)
+        _ = index.add(both, key: chat)
+        _ = index.add(both, key: row)
         var next = 0
         var driving = false
         // Two events come per step while one goes out (runs of one event: the keys alternate), so the queue
@@ -212,13 +217,13 @@ import Testing
         let listeners = 2_000
         let log = try await loop.submit {
             let log = LoopBound(Log(), loop: loop)
-            let index = LoopBound(RealtimeLoopIndex(stepSize: 100), loop: loop)
+            let index = LoopBound(Index(stepSize: 100), loop: loop)
             for _ in 0..<listeners {
-                _ = index.value.add(Listener { log.value.entries.append("listener") }, appId: "app", key: chat)
+                _ = index.value.add(Listener { log.value.entries.append("listener") }, key: chat)
             }
             // The first step runs at once and queues the second; work queued now runs right after that one,
             // not after the fan-out's last step.
-            if index.value.enqueue(event(chat, 1)) { RealtimeLoopIndex.drive(index) }
+            if index.value.enqueue(event(chat, 1)) { Index.drive(index) }
             loop.execute { log.value.entries.append("other work") }
             return log
         }

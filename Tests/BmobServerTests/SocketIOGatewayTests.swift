@@ -174,6 +174,42 @@ import Testing
         }
     }
 
+    @Test func serverSidePublicationsTakeTheSamePathAsJournalEvents() async throws {
+        try await withTestServer { server in
+            let watched = try await server.create("Chat", ["n": 0])
+            let client = try await SocketIOTestClient.connect(server)
+            try await client.subscribe("Chat", .updateTable)
+            try await client.subscribe("Chat", .updateRow, objectId: watched)
+            let gateway = server.server.socketIO
+            let announcement = BmobRealtimePublication(
+                appKey: TestServer.applicationId, tableName: "Chat", objectId: "", action: .updateTable,
+                data: ["objectId": "server", "text": "from the server"])
+            #expect(gateway.publish(announcement))
+            // Nobody listens to these topics: another table, another object, another app.
+            #expect(!gateway.publish(BmobRealtimePublication(
+                appKey: TestServer.applicationId, tableName: "Post", objectId: "", action: .updateTable, data: [:])))
+            #expect(!gateway.publish(BmobRealtimePublication(
+                appKey: TestServer.applicationId, tableName: "Chat", objectId: "other", action: .updateRow, data: [:])))
+            #expect(!gateway.publish(BmobRealtimePublication(
+                appKey: "someotherapp", tableName: "Chat", objectId: "", action: .updateTable, data: [:])))
+            #expect(gateway.publish(BmobRealtimePublication(
+                appKey: TestServer.applicationId, tableName: "Chat", objectId: watched, action: .updateRow,
+                data: ["objectId": .string(watched), "n": 10])))
+            // A write after the publications: its events come after them, on the same connection.
+            _ = try await server.call("PUT", "/1/classes/Chat/\(watched)", json: ["n": 1])
+
+            let first = try await client.nextEvent()
+            #expect(first.rawValue == announcement.rawValue)
+            let row = try await client.nextEvent()
+            #expect(row.action == .updateRow && row.objectId == watched && row.data?["n"] == 10)
+            let table = try await client.nextEvent()
+            #expect(table.action == .updateTable && table.data?["n"] == 1)
+            let update = try await client.nextEvent()
+            #expect(update.action == .updateRow && update.data?["n"] == 1)
+            #expect(try await client.expectSilence() == nil)
+        }
+    }
+
     @Test func rowsThePublicCannotReadAreNotSent() async throws {
         try await withTestServer { server in
             let (userId, _) = try await server.signUpUser("owner", password: "secret-1")

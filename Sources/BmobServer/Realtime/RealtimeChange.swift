@@ -1,56 +1,38 @@
 package import BmobStore
 package import BmobWire
 
-/// One event a committed change produces, before it is matched to subscribers: the table, the action, the
-/// object's id (empty for table-wide events) and the object as clients see it (the last known object for
-/// deletions; none when a table is dropped).
+/// One committed change as a journal feed yields it, before any door decides who hears it and how: the
+/// journal entry without the door-specific parts (who made it and when).
 package struct RealtimeChange: Sendable, Equatable {
-    package var tableName: String
-    package var action: BmobRealtimeAction
-    package var objectId: String
-    /// The object as the stored JSON (``StoredObject/json``), for rendering and the ACL check.
-    package var object: JSONValue?
+    /// Position in the app's journal; feeds yield changes in this order.
+    package var seq: Int64
+    /// The class the change touched.
+    package var className: String
+    /// The kind of change.
+    package var op: JournalOperation
+    /// The object the change touched; `nil` for class-wide operations such as ``JournalOperation/dropClass``.
+    package var objectId: String?
+    /// The object before the change, as stored (``StoredObject/json``); `nil` for a create.
+    package var before: JSONValue?
+    /// The object after the change, as stored; `nil` for a delete.
+    package var after: JSONValue?
 
-    package init(tableName: String, action: BmobRealtimeAction, objectId: String, object: JSONValue?) {
-        self.tableName = tableName
-        self.action = action
+    /// A change with these parts.
+    package init(
+        seq: Int64, className: String, op: JournalOperation, objectId: String?, before: JSONValue?, after: JSONValue?
+    ) {
+        self.seq = seq
+        self.className = className
+        self.op = op
         self.objectId = objectId
-        self.object = object
+        self.before = before
+        self.after = after
     }
 
-    /// The events of a journal entry: a create is `updateTable`; an update is `updateTable` and `updateRow`; a
-    /// delete is `deleteRow` (with the last known object); dropping a class is `deleteTable`.
-    package static func changes(of entry: JournalEntry) -> [RealtimeChange] {
-        let id = entry.objectId ?? ""
-        switch entry.op {
-        case .create:
-            return [RealtimeChange(tableName: entry.className, action: .updateTable, objectId: id, object: entry.after)]
-        case .update:
-            return [
-                RealtimeChange(tableName: entry.className, action: .updateTable, objectId: id, object: entry.after),
-                RealtimeChange(tableName: entry.className, action: .updateRow, objectId: id, object: entry.after),
-            ]
-        case .delete:
-            return [RealtimeChange(tableName: entry.className, action: .deleteRow, objectId: id, object: entry.before)]
-        case .dropClass:
-            return [RealtimeChange(tableName: entry.className, action: .deleteTable, objectId: "", object: nil)]
-        default:
-            return []
-        }
-    }
-
-    /// Whether an anonymous subscriber may receive it. socket.io subscribers carry no session, so only what
-    /// the public may read goes out: the object's ACL must let `*` read (or be absent), and the class's
-    /// permissions must let anyone `find` (table events) or `get` (row events). With `ignoringACL` (the app
-    /// setting that restores Bmob cloud's behaviour, where events ignore ACLs) only class permissions apply.
-    package func isVisibleToPublic(permissions: ClassPermissions?, ignoringACL: Bool) -> Bool {
-        if let permissions, !permissions.allows(action.requiredOperation, .anonymous) { return false }
-        if ignoringACL { return true }
-        return AccessScope.anonymous.canRead(object?["ACL"])
-    }
-
-    /// The key subscribers register under.
-    package var subscriptionKey: RealtimeSubscriptionKey {
-        RealtimeSubscriptionKey(tableName: tableName, action: action, objectId: action.isRowAction ? objectId : "")
+    /// The change a journal entry records.
+    package init(_ entry: JournalEntry) {
+        self.init(
+            seq: entry.seq, className: entry.className, op: entry.op, objectId: entry.objectId, before: entry.before,
+            after: entry.after)
     }
 }

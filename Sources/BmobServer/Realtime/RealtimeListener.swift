@@ -1,8 +1,13 @@
-/// Something on an event loop that receives realtime events: a socket.io session today; live queries and
-/// channels later. Loop-confined: it is called only on the loop it registered from.
-package protocol RealtimeListener: AnyObject {
-    /// Events for a key the listener registered, as encoded WebSocket text frames shared by every listener
-    /// of the event (encoded once per event, not once per listener): one frame, or several in a row when
-    /// events queued up for the loop (to be written as they are).
-    func realtimeEvent(encodedFrame: [UInt8])
+/// Something on an event loop that receives a ``RealtimeHub``'s events: a socket.io session today; channel
+/// members and live queries later. Loop-confined: it is called only on the loop it subscribed from.
+///
+/// Values stay on their loop, but the type crosses threads (the hub names it in the work it posts to a
+/// loop), hence `SendableMetatype`.
+package protocol RealtimeListener: AnyObject, SendableMetatype {
+    /// What the listener receives, as its door encodes it.
+    associatedtype Payload: RealtimePayload
+
+    /// Events for a key the listener subscribed to: one event's payload, shared by every listener of the
+    /// event, or several events it lacked joined into one (``RealtimePayload/joined(_:)``), in order.
+    func realtimeEvent(_ payload: Payload)
 }

@@ -1,30 +1,37 @@
 package import BmobIO
 
-/// The listeners of one event loop, by app and key, and the events on their way to them. Loop-confined: the
-/// feed hands each event to every loop that has listeners for its key, once, and the loop fans it out here
-/// without any lock, a step at a time (``step()``, ``drive(_:)``), so that it serves its other connections
-/// during a fan-out to many listeners.
-package final class RealtimeLoopIndex {
+/// The listeners of one event loop, by key, and the events on their way to them. Loop-confined: the hub
+/// (``RealtimeHub``) hands each event to every loop that has listeners for its key, once, and the loop fans it
+/// out here without any lock, a step at a time (``step()``, ``drive(_:)``), so that it serves its other
+/// connections during a fan-out to many listeners.
+///
+/// Generic over the key (what listeners subscribe to: a socket.io door's app, table, action and object; a
+/// channel's name) and the listener type, whose ``RealtimeListener/Payload`` is what events carry. The
+/// listener type is concrete, not an existential, so each delivery is a direct call.
+package final class RealtimeLoopIndex<Key: Hashable & Sendable, Listener: RealtimeListener> {
+    /// An event as the index queues it.
+    package typealias Event = RealtimeQueuedEvent<Key, Listener.Payload>
+
     /// One key's listeners: an array to walk at delivery (the hot path, once per listener per event) and
     /// positions for O(1) removal by swapping with the last. A class, so updates happen in place inside the
-    /// nested dictionaries instead of copying the array.
+    /// dictionary instead of copying the array.
     private final class Group {
-        var listeners: [any RealtimeListener] = []
+        var listeners: [Listener] = []
         var positions: [ObjectIdentifier: Int] = [:]
         /// Changes with every addition and removal (see ``RealtimeRun/membershipVersion``).
         var version = 0
     }
 
-    private var groups: [String: [RealtimeSubscriptionKey: Group]] = [:]
+    private var groups: [Key: Group] = [:]
 
     /// Listener calls per ``step()``: about 2 ms of writes to loopback sockets, so other connections on the
     /// loop wait that long at most for a fan-out, however many subscribers it has.
     package let stepSize: Int
     /// Events not yet started, from `queueHead` on.
-    private var queue: [RealtimeQueuedEvent] = []
+    private var queue: [Event] = []
     private var queueHead = 0
     /// The run under way.
-    private var run: RealtimeRun?
+    private var run: RealtimeRun<Key, Listener>?
     /// Whether a ``drive(_:)`` is under way.
     private var driving = false
 
@@ -38,14 +45,14 @@ package final class RealtimeLoopIndex {
 
     /// Registers a listener.
     ///
-    /// - Returns: whether it is the loop's first listener for the key (the feed must then be told).
-    package func add(_ listener: any RealtimeListener, appId: String, key: RealtimeSubscriptionKey) -> Bool {
+    /// - Returns: whether it is the loop's first listener for the key (the hub must then be told).
+    package func add(_ listener: Listener, key: Key) -> Bool {
         let group: Group
-        if let existing = groups[appId]?[key] {
+        if let existing = groups[key] {
             group = existing
         } else {
             group = Group()
-            groups[appId, default: [:]][key] = group
+            groups[key] = group
         }
         let id = ObjectIdentifier(listener)
         guard group.positions[id] == nil else { return false }
@@ -57,9 +64,9 @@ package final class RealtimeLoopIndex {
 
     /// Removes a listener.
     ///
-    /// - Returns: whether the loop has no listener left for the key (the feed must then be told).
-    package func remove(_ listener: any RealtimeListener, appId: String, key: RealtimeSubscriptionKey) -> Bool {
-        guard let group = groups[appId]?[key], let position = group.positions.removeValue(forKey: ObjectIdentifier(listener))
+    /// - Returns: whether the loop has no listener left for the key (the hub must then be told).
+    package func remove(_ listener: Listener, key: Key) -> Bool {
+        guard let group = groups[key], let position = group.positions.removeValue(forKey: ObjectIdentifier(listener))
         else { return false }
         group.version &+= 1
         let last = group.listeners.removeLast()
@@ -68,8 +75,7 @@ package final class RealtimeLoopIndex {
             group.positions[ObjectIdentifier(last)] = position
         }
         guard group.listeners.isEmpty else { return false }
-        groups[appId]?[key] = nil
-        if groups[appId]?.isEmpty ?? false { groups[appId] = nil }
+        groups[key] = nil
         return true
     }
 
@@ -79,11 +85,11 @@ package final class RealtimeLoopIndex {
     /// other event waits, and the key's listeners are the ones the run began with.
     ///
     /// - Returns: whether the caller must start ``drive(_:)`` (no fan-out is under way).
-    package func enqueue(_ event: RealtimeQueuedEvent) -> Bool {
-        if let run, queueHead == queue.count, run.key == event.key, run.appId == event.appId,
-            groups[event.appId]?[event.key]?.version == run.membershipVersion
+    package func enqueue(_ event: Event) -> Bool {
+        if let run, queueHead == queue.count, run.key == event.key,
+            groups[event.key]?.version == run.membershipVersion
         {
-            run.append(event.encodedFrame)
+            run.append(event.payload)
             return false
         }
         queue.append(event)
@@ -95,7 +101,7 @@ package final class RealtimeLoopIndex {
     /// Makes up to ``stepSize`` listener calls for the queued events.
     ///
     /// Events go out one run at a time (``RealtimeRun``): consecutive queued events of one key form a run, and
-    /// each listener of the key gets the frames it lacks joined into one call (one write per connection
+    /// each listener of the key gets the payloads it lacks joined into one call (one write per connection
     /// instead of one per event, when events queued up while the loop was busy). A run reaches all its
     /// listeners before the next run starts, so every listener sees events in queue order, also one that
     /// listens to several keys.
@@ -136,17 +142,17 @@ package final class RealtimeLoopIndex {
     /// Starts a run with the next events from the queue; `false` when the queue is empty.
     private func startNextRun() -> Bool {
         while queueHead < queue.count {
-            let first = queue[queueHead]
+            let first = queue[queueHead].key
             var end = queueHead + 1
-            while end < queue.count, queue[end].key == first.key, queue[end].appId == first.appId { end += 1 }
-            let group = groups[first.appId]?[first.key]
+            while end < queue.count, queue[end].key == first { end += 1 }
+            let group = groups[first]
             if let group {
                 // The run walks a copy of the listeners: one may unsubscribe while it handles an event (its
                 // connection failing, say), or while the run goes on. Listeners that come meanwhile get the
                 // next run.
                 run = RealtimeRun(
-                    appId: first.appId, key: first.key, membershipVersion: group.version, listeners: group.listeners,
-                    frames: queue[queueHead..<end].map(\.encodedFrame))
+                    key: first, membershipVersion: group.version, listeners: group.listeners,
+                    payloads: queue[queueHead..<end].map(\.payload))
             }
             queueHead = end
             if queueHead >= 64 && queueHead * 2 >= queue.count {
@@ -160,7 +166,7 @@ package final class RealtimeLoopIndex {
     }
 
     /// How many listeners the loop holds for the key.
-    package func count(appId: String, key: RealtimeSubscriptionKey) -> Int {
-        groups[appId]?[key]?.listeners.count ?? 0
+    package func count(_ key: Key) -> Int {
+        groups[key]?.listeners.count ?? 0
     }
 }

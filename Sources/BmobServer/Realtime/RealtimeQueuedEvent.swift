@@ -1,13 +1,13 @@
 /// One event on its way to the listeners of one loop (``RealtimeLoopIndex/enqueue(_:)``).
-package struct RealtimeQueuedEvent: Sendable {
-    package var appId: String
-    package var key: RealtimeSubscriptionKey
-    /// The event as an encoded WebSocket text frame, shared by every listener.
-    package var encodedFrame: [UInt8]
+package struct RealtimeQueuedEvent<Key: Hashable & Sendable, Payload: RealtimePayload>: Sendable {
+    /// Whose listeners get it.
+    package var key: Key
+    /// The event as its door encoded it, shared by every listener.
+    package var payload: Payload
 
-    package init(appId: String, key: RealtimeSubscriptionKey, encodedFrame: [UInt8]) {
-        self.appId = appId
+    /// An event for the listeners of `key`.
+    package init(key: Key, payload: Payload) {
         self.key = key
-        self.encodedFrame = encodedFrame
+        self.payload = payload
     }
 }

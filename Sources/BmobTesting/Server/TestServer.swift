@@ -21,11 +21,15 @@ package final class TestServer: Sendable {
     package let server: Server
     package let dataDirectory: URL
     private let ownsDirectory: Bool
+    /// The server's ``Server/run()``: a start/stop harness cannot scope it, so it holds the task, and ``stop()``
+    /// ends it.
+    private let running: Task<Void, Never>
 
     private init(server: Server, dataDirectory: URL, ownsDirectory: Bool) {
         self.server = server
         self.dataDirectory = dataDirectory
         self.ownsDirectory = ownsDirectory
+        self.running = Task { await server.run() }
     }
 
     /// Starts a server on `127.0.0.1`, port 0.
@@ -112,6 +116,7 @@ package final class TestServer: Sendable {
     /// Shuts the server down gracefully and removes its temporary folder.
     package func stop() async {
         await server.shutdown()
+        await running.value
         if ownsDirectory {
             try? FileManager.default.removeItem(at: dataDirectory)
         }

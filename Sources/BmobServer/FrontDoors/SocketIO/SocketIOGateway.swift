@@ -1,13 +1,22 @@
 import BmobHTTP
 import BmobIO
-import BmobWire
-import Synchronization
+package import BmobWire
 
 /// Bmob's realtime data protocol (socket.io 0.9 over WebSocket) on the server's port:
 /// `GET /socket.io/1/` hands out a session id, `GET /socket.io/1/websocket/<sid>` upgrades to a WebSocket
-/// that a ``SocketIOSession`` serves. Events come from the ``RealtimeHub``.
+/// that a ``SocketIOSession`` serves.
+///
+/// Sessions subscribe to topics in the door's own ``RealtimeHub``; for each app they subscribe in, the door's
+/// ``SocketIOPublisher`` takes an interest in the app's journal feed (``RealtimeFeeds``) and publishes what
+/// the public may see of each change, encoded once as a frame. ``publish(_:)`` puts server-side events on the
+/// same path.
 package final class SocketIOGateway: Sendable {
-    let hub: RealtimeHub
+    /// The door's subscribers, by topic.
+    let hub: RealtimeHub<SocketIOTopic, SocketIOSession>
+    /// The server's journal feeds.
+    let feeds: RealtimeFeeds
+    /// Turns changes into frames for ``hub``.
+    let publisher: SocketIOPublisher
     let apps: AppDirectory
     let sessions: SocketIOSessionTable
     /// Connections subscribed to each app, bounded per app.
@@ -17,13 +26,15 @@ package final class SocketIOGateway: Sendable {
     /// Seconds of silence after which a client is dropped.
     let timeoutSeconds: Int
     let webSocket: WebSocketConfiguration
-    /// Each loop's listener index, made on the loop the first time a session there needs it.
-    private let indexes = Mutex<[ObjectIdentifier: LoopBound<RealtimeLoopIndex>]>([:])
     /// Subscriptions one connection may hold; more are refused with an error packet.
     static let maximumSubscriptionsPerSession = 1000
 
-    package init(hub: RealtimeHub, apps: AppDirectory, configuration: ServerConfiguration) {
+    /// A gateway whose events come from `feeds`.
+    package init(feeds: RealtimeFeeds, apps: AppDirectory, configuration: ServerConfiguration, logger: Logger) {
+        let hub = RealtimeHub<SocketIOTopic, SocketIOSession>()
         self.hub = hub
+        self.feeds = feeds
+        self.publisher = SocketIOPublisher(hub: hub, logger: logger)
         self.apps = apps
         self.heartbeatSeconds = min(configuration.realtimeHeartbeatSeconds, max(1, configuration.realtimeTimeoutSeconds - 1))
         self.timeoutSeconds = configuration.realtimeTimeoutSeconds
@@ -40,14 +51,14 @@ package final class SocketIOGateway: Sendable {
             pongTimeout: .seconds(configuration.realtimeTimeoutSeconds))
     }
 
-    /// The listener index of `loop`; call on that loop.
-    func index(on loop: EventLoop) -> LoopBound<RealtimeLoopIndex> {
-        indexes.withLock { indexes in
-            if let index = indexes[ObjectIdentifier(loop)] { return index }
-            let index = LoopBound(RealtimeLoopIndex(), loop: loop)
-            indexes[ObjectIdentifier(loop)] = index
-            return index
-        }
+    /// Sends a server-side event to the subscribers of its topic (app, table, action and, for row actions,
+    /// object), beside the events that come from the journal; callable from any thread. Its data goes out as
+    /// given, without the visibility checks journal events get.
+    ///
+    /// - Returns: whether anyone subscribes to the topic.
+    @discardableResult
+    package func publish(_ publication: BmobRealtimePublication) -> Bool {
+        publisher.publish(publication)
     }
 
     /// Adds the two routes.

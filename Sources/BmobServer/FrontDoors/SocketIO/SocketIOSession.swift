@@ -3,28 +3,24 @@ import BmobIO
 import BmobWire
 
 /// One socket.io 0.9 client on a WebSocket: sends `1::` and the ready event, keeps heartbeats going, turns
-/// `client_sub` / `client_unsub` into registrations with the app's ``RealtimeFeed``, and forwards events.
-/// Loop-confined (its socket's loop).
+/// `client_sub` / `client_unsub` into subscriptions in the door's ``RealtimeHub`` (and interest in the app's
+/// journal feed), and forwards events. Loop-confined (its socket's loop), and it reads time from that loop.
 ///
 /// Subscriptions are anonymous (the protocol carries no session token), so events are filtered for public
-/// read access by the feed. Malformed packets and refused subscriptions are answered with a socket.io
-/// error packet (`7:::reason`) and leave the connection open; binary messages close it with 1003.
+/// read access by the door's ``SocketIOPublisher``. Malformed packets and refused subscriptions are answered
+/// with a socket.io error packet (`7:::reason`) and leave the connection open; binary messages close it with
+/// 1003.
 final class SocketIOSession: WebSocketHandler, RealtimeListener {
-    private struct Subscription: Hashable {
-        var appId: String
-        var key: RealtimeSubscriptionKey
-    }
-
     private let gateway: SocketIOGateway
     /// The connection. The connection also owns its handler; the cycle ends when the connection closes (it
     /// drops its handler, and ``webSocketClosed(_:code:)`` drops this). Not weak: a weak load on every
     /// delivery takes Swift's slow reference-counting path, a measurable share of fan-out.
     private var socket: WebSocketConnection?
-    private var subscriptions: Set<Subscription> = []
+    private var subscriptions: Set<SocketIOTopic> = []
     /// Subscriptions per app; the session counts against an app's bound (``SocketIOAppSessions``) while it
     /// holds any there.
     private var subscriptionsPerApp: [String: Int] = [:]
-    /// When the client last sent a packet (monotonic nanoseconds).
+    /// When the client last sent a packet (the loop's ``EventLoop/now``).
     private var lastHeard: UInt64 = 0
     /// The heartbeat timer; its callback holds the session strongly (weak references would put every
     /// delivery's retain of the session on Swift's slow path), so it is cancelled when the socket closes.
@@ -46,14 +42,14 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
 
     func webSocketOpened(_ socket: WebSocketConnection) {
         self.socket = socket
-        lastHeard = Posix.monotonicNanoseconds()
+        lastHeard = socket.loop.now
         socket.send(encodedFrame: Self.connectFrame)
         socket.send(encodedFrame: Self.readyFrame)
         scheduleHeartbeat(on: socket.loop)
     }
 
     func webSocketReceived(_ socket: WebSocketConnection, _ message: WebSocketMessage) {
-        lastHeard = Posix.monotonicNanoseconds()
+        lastHeard = socket.loop.now
         switch message {
         case .binary:
             socket.close(code: .unsupportedData, reason: "socket.io 0.9 packets are text")
@@ -73,9 +69,8 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
 
     func webSocketClosed(_ socket: WebSocketConnection, code: WebSocketCloseCode?) {
         let loop = socket.loop
-        let index = gateway.index(on: loop)
-        for subscription in subscriptions {
-            unregister(subscription, index: index, loop: loop)
+        for topic in subscriptions {
+            unregister(topic, on: loop)
         }
         subscriptions = []
         for appId in subscriptionsPerApp.keys {
@@ -89,8 +84,9 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
 
     // MARK: - RealtimeListener
 
-    func realtimeEvent(encodedFrame: [UInt8]) {
-        socket?.send(encodedFrame: encodedFrame)
+    /// One or more encoded `server_pub` frames, written as they are.
+    func realtimeEvent(_ payload: [UInt8]) {
+        socket?.send(encodedFrame: payload)
     }
 
     // MARK: - Packets
@@ -144,37 +140,35 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
         guard let runtime = gateway.apps.openedRuntime(id: request.appKey) else {
             throw BmobAPIError(.unauthorized, "unknown appKey")
         }
-        let subscription = Subscription(
-            appId: request.appKey,
-            key: RealtimeSubscriptionKey(
-                tableName: request.tableName, action: request.action.subscribeForm, objectId: request.objectId))
+        let topic = SocketIOTopic(
+            appId: request.appKey, tableName: request.tableName, action: request.action.subscribeForm,
+            objectId: request.objectId)
         let loop = socket.loop
-        let index = gateway.index(on: loop)
         if request.isUnsubscribe {
-            guard subscriptions.remove(subscription) != nil else { return }
-            unregister(subscription, index: index, loop: loop)
-            leaveIfLast(of: subscription.appId)
+            guard subscriptions.remove(topic) != nil else { return }
+            unregister(topic, on: loop)
+            leaveIfLast(of: topic.appId)
             return
         }
-        guard !subscriptions.contains(subscription) else { return }
+        guard !subscriptions.contains(topic) else { return }
         guard subscriptions.count < SocketIOGateway.maximumSubscriptionsPerSession else {
             throw BmobAPIError(.badRequest, "too many subscriptions on one connection")
         }
-        guard let feed = gateway.hub.feed(for: runtime) else {
+        guard let feed = gateway.feeds.feed(for: runtime) else {
             throw BmobAPIError(.unavailable, "server is shutting down")
         }
-        if subscriptionsPerApp[subscription.appId] == nil {
-            guard gateway.appSessions.join(subscription.appId) else {
+        if subscriptionsPerApp[topic.appId] == nil {
+            guard gateway.appSessions.join(topic.appId) else {
                 throw BmobAPIError(
                     .unavailable,
                     "too many realtime connections for this app (at most \(gateway.appSessions.limit)); try again later")
             }
         }
-        subscriptionsPerApp[subscription.appId, default: 0] += 1
-        subscriptions.insert(subscription)
-        if index.value.add(self, appId: subscription.appId, key: subscription.key) {
-            feed.add(subscription.key, index: index)
-        }
+        subscriptionsPerApp[topic.appId, default: 0] += 1
+        subscriptions.insert(topic)
+        // Interest first: the feed's floor for the door is then set before the hub can hear the topic.
+        feed.addInterest(of: gateway.publisher)
+        gateway.hub.subscribe(self, to: topic, on: loop)
     }
 
     /// Counts one subscription of `appId` less; the last one takes the session off the app's bound.
@@ -188,9 +182,9 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
         }
     }
 
-    private func unregister(_ subscription: Subscription, index: LoopBound<RealtimeLoopIndex>, loop: EventLoop) {
-        guard index.value.remove(self, appId: subscription.appId, key: subscription.key) else { return }
-        gateway.hub.existingFeed(appId: subscription.appId)?.remove(subscription.key, loop: loop)
+    private func unregister(_ topic: SocketIOTopic, on loop: EventLoop) {
+        gateway.hub.unsubscribe(self, from: topic, on: loop)
+        gateway.feeds.existingFeed(appId: topic.appId)?.removeInterest(of: gateway.publisher)
     }
 
     // MARK: - Heartbeats
@@ -201,7 +195,7 @@ final class SocketIOSession: WebSocketHandler, RealtimeListener {
         heartbeatTimer = loop.scheduleTimer(afterNanoseconds: interval) {
             self.heartbeatTimer = nil
             guard let socket = self.socket, socket.isOpen else { return }
-            let silence = Posix.monotonicNanoseconds() &- self.lastHeard
+            let silence = loop.now &- self.lastHeard
             if silence >= UInt64(self.gateway.timeoutSeconds) * 1_000_000_000 {
                 socket.close(code: .goingAway, reason: "heartbeat timeout")
                 return
