@@ -18,6 +18,13 @@ package struct Router: Sendable {
         package var pattern: String
         /// Largest body accepted by this route (`nil`: the server default).
         package var bodyLimit: Int?
+        /// Whether the route's handler receives the body as it arrives (``HTTPRequest/bodyStream``).
+        package var streamsBody: Bool = false
+
+        /// The body policy the route asks for.
+        package var bodyPolicy: HTTPRequestBodyPolicy {
+            HTTPRequestBodyPolicy(limit: bodyLimit, streamed: streamsBody)
+        }
     }
 
     /// The outcome of a lookup.
@@ -71,10 +78,15 @@ package struct Router: Sendable {
 
     /// Adds a route and returns its index. A `HEAD` request is answered by the `GET` route when no `HEAD`
     /// route exists.
+    ///
+    /// - Parameters:
+    ///   - bodyLimit: the largest body the route accepts (`nil`: the server default).
+    ///   - streamsBody: whether the handler receives the body as it arrives (``HTTPRequest/bodyStream``)
+    ///     instead of whole.
     @discardableResult
-    package mutating func add(_ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil) -> Int {
+    package mutating func add(_ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, streamsBody: Bool = false) -> Int {
         if !isKnownUniquelyReferenced(&root) { root = root.copy() }
-        let route = Route(index: routes.count, method: method, pattern: pattern, bodyLimit: bodyLimit)
+        let route = Route(index: routes.count, method: method, pattern: pattern, bodyLimit: bodyLimit, streamsBody: streamsBody)
         routes.append(route)
         var node = root
         let segments = pattern.split(separator: "/", omittingEmptySubsequences: true)
