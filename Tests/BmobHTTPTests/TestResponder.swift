@@ -60,7 +60,7 @@ struct TestResponder: HTTPResponder {
     }()
 
     func bodyPolicy(for head: HTTPRequestHead) -> HTTPRequestBodyPolicy {
-        if case .found(let route, _) = router.match(head.method, path: head.path) { return route.bodyPolicy }
+        if case .found(let route, _) = router.match(head.method, path: head.path) { return router.bodyPolicy(route) }
         return .standard
     }
 

@@ -18,13 +18,6 @@ package struct Router: Sendable {
         package var pattern: String
         /// Largest body accepted by this route (`nil`: the server default).
         package var bodyLimit: Int?
-        /// Whether the route's handler receives the body as it arrives (``HTTPRequest/bodyStream``).
-        package var streamsBody: Bool = false
-
-        /// The body policy the route asks for.
-        package var bodyPolicy: HTTPRequestBodyPolicy {
-            HTTPRequestBodyPolicy(limit: bodyLimit, streamed: streamsBody)
-        }
     }
 
     /// The outcome of a lookup.
@@ -73,6 +66,9 @@ package struct Router: Sendable {
     private var root = Node()
     /// Routes in registration order.
     package private(set) var routes: [Route] = []
+    /// Whether each route (by index) streams its body. Kept apart from ``Route`` so that the value every lookup
+    /// returns stays as small as it was.
+    private var streamedBodies: [Bool] = []
 
     package init() {}
 
@@ -86,8 +82,9 @@ package struct Router: Sendable {
     @discardableResult
     package mutating func add(_ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, streamsBody: Bool = false) -> Int {
         if !isKnownUniquelyReferenced(&root) { root = root.copy() }
-        let route = Route(index: routes.count, method: method, pattern: pattern, bodyLimit: bodyLimit, streamsBody: streamsBody)
+        let route = Route(index: routes.count, method: method, pattern: pattern, bodyLimit: bodyLimit)
         routes.append(route)
+        streamedBodies.append(streamsBody)
         var node = root
         let segments = pattern.split(separator: "/", omittingEmptySubsequences: true)
         for (position, segment) in segments.enumerated() {
@@ -115,6 +112,21 @@ package struct Router: Sendable {
         }
         Node.setting(route, in: &node.routes)
         return route.index
+    }
+
+    /// Whether `route` streams its body (``add(_:_:bodyLimit:streamsBody:)``).
+    package func streamsBody(_ route: Route) -> Bool {
+        streamedBodies[route.index]
+    }
+
+    /// Whether any route streams its body.
+    package var hasStreamedBodies: Bool {
+        streamedBodies.contains(true)
+    }
+
+    /// The body policy `route` asks for: its limit, and whether it streams its body.
+    package func bodyPolicy(_ route: Route) -> HTTPRequestBodyPolicy {
+        HTTPRequestBodyPolicy(limit: route.bodyLimit, streamed: streamedBodies[route.index])
     }
 
     /// Finds the route for `method` and the raw (not yet percent-decoded) `path`.

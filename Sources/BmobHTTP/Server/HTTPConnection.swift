@@ -93,8 +93,9 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
         }
     }
 
-    private func perform(_ action: HTTPConnectionStateMachine.Action) {
-        switch action {
+    private func perform(_ action: consuming HTTPConnectionStateMachine.Action) {
+        // Consumed, so that a request's head and body move into it rather than being copied.
+        switch consume action {
         case .dispatch(let head, let body):
             if isWaiting { state.removeWaiting(self) }
             dispatch(HTTPRequest(head: head, body: body, remoteAddress: channel.remoteAddress))
@@ -149,7 +150,7 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
 
     // MARK: - Responding
 
-    private func dispatch(_ request: HTTPRequest) {
+    private func dispatch(_ request: consuming HTTPRequest) {
         state.requestStarted()
         if let waiter {
             self.waiter = nil

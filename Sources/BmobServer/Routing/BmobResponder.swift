@@ -14,13 +14,13 @@ package struct BmobResponder: HTTPResponder {
         self.router = router.router
         self.handlers = router.handlers
         self.server = server
-        self.hasRouteBodyPolicies = router.router.routes.contains { $0.bodyLimit != nil || $0.streamsBody }
+        self.hasRouteBodyPolicies = router.router.hasStreamedBodies || router.router.routes.contains { $0.bodyLimit != nil }
     }
 
     package func bodyPolicy(for head: HTTPRequestHead) -> HTTPRequestBodyPolicy {
         guard hasRouteBodyPolicies else { return .standard }
         if case .found(let route, _) = router.match(head.method, path: head.path) {
-            return route.bodyPolicy
+            return router.bodyPolicy(route)
         }
         return .standard
     }
