@@ -12,6 +12,7 @@ package struct HTTPRequest: Sendable {
     /// The peer's address, when known.
     package var remoteAddress: SocketAddress?
 
+    /// A request with `head`, its whole `body` or its `bodyStream`, from `remoteAddress`.
     package init(
         head: HTTPRequestHead, body: [UInt8] = [], bodyStream: HTTPRequestBodyStream? = nil,
         remoteAddress: SocketAddress? = nil

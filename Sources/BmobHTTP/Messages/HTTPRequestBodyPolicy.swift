@@ -6,6 +6,7 @@ package struct HTTPRequestBodyPolicy: Sendable, Hashable {
     /// instead of whole in ``HTTPRequest/body``. Memory per connection then stays bounded whatever the size.
     package var streamed: Bool
 
+    /// A policy with `limit` (`nil`: the server's default) that streams the body or not.
     package init(limit: Int? = nil, streamed: Bool = false) {
         self.limit = limit
         self.streamed = streamed

@@ -21,7 +21,9 @@ import BmobIO
 package final class HTTPRequestBodyStream: AsyncSequence, @unchecked Sendable {
     // Invariant: `chunks`, `next`, `end` and `waiter` are read and written only under `lock`; `consumed` is set
     // in `init` and never changes.
+    /// A chunk of the body, as it was read.
     package typealias Element = [UInt8]
+    /// ``HTTPStreamError``, or `CancellationError`.
     package typealias Failure = any Error
 
     private let lock = Lock()
@@ -152,11 +154,13 @@ package final class HTTPRequestBodyStream: AsyncSequence, @unchecked Sendable {
     package struct AsyncIterator: AsyncIteratorProtocol {
         fileprivate let stream: HTTPRequestBodyStream
 
+        /// The next chunk, or `nil` at the end of the body; see ``HTTPRequestBodyStream/next()``.
         package mutating func next() async throws -> [UInt8]? {
             try await stream.next()
         }
     }
 
+    /// An iterator over the chunks; make one per stream.
     package func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(stream: self)
     }

@@ -8,6 +8,7 @@ package struct HTTPResponseBodyStream: Sendable {
     /// Writes the body. Throwing ends the response by closing the connection, since its head is gone already.
     package var produce: @Sendable (HTTPBodyWriter) async throws -> Void
 
+    /// A body of `length` bytes (`nil`: unknown) that `produce` writes.
     package init(length: Int?, produce: @escaping @Sendable (HTTPBodyWriter) async throws -> Void) {
         self.length = length
         self.produce = produce

@@ -28,18 +28,22 @@ package struct HTTPStreamError: Error, Sendable, Hashable, CustomStringConvertib
         /// A response body of announced length was given more or fewer bytes than announced.
         package static let lengthMismatch = Code(value: .lengthMismatch)
 
+        /// The code's name, for logs.
         package var description: String { "\(value)" }
     }
 
+    /// The kind of failure.
     package var code: Code
     /// What happened, safe to log.
     package var message: String
 
+    /// An error of kind `code`, described by `message` (safe to log).
     package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// The code and message, safe to log.
     package var description: String { "HTTPStreamError(\(code)): \(message)" }
 
     /// The failure of a request body that the decoder rejected with `status`.
