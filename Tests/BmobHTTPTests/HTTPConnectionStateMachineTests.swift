@@ -220,6 +220,35 @@ import Testing
         #expect(plan == .send(keepAlive: true, framing: .length(2), omitBody: false))
     }
 
+    @Test func aClientWaitingForContinueIsToldToSendOnlyOnceTheHandlerReads() {
+        var machine = accepted()
+        let text = "POST /up HTTP/1.1\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n"
+        _ = receive(&machine, text, at: 101)
+        machine.headRouted(HTTPRequestBodyPolicy(limit: 100, streamed: true), now: 101 * Self.second)
+        #expect(drain(&machine) == [.pauseReading, .dispatchStreaming(head(text))])
+        // Until the handler reads, the time is the handler's.
+        machine.timerFired(now: 110 * Self.second)
+        #expect(drain(&machine) == [.armTimer(at: 170 * Self.second)])
+        machine.bodyDemanded(now: 120 * Self.second)
+        #expect(drain(&machine) == [.sendContinue, .resumeReading, .armTimer(at: 150 * Self.second)])
+        #expect(receive(&machine, "ping", at: 121) == [.bodyChunk(Array("ping".utf8)), .bodyEnd])
+    }
+
+    @Test func aHandlerThatAnswersBeforeReadingNeverHasTheBodySent() {
+        var machine = accepted()
+        _ = receive(&machine, "POST /up HTTP/1.1\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n", at: 101)
+        machine.headRouted(HTTPRequestBodyPolicy(streamed: true), now: 101 * Self.second)
+        _ = drain(&machine)
+        let (plan, after) = answer(&machine, at: 102)
+        #expect(plan == .send(keepAlive: false, framing: .length(2), omitBody: false))
+        #expect(after == [
+            .bodyFailed(HTTPStreamError(.connectionClosed, "the response ended the connection before the body")),
+            .closeAfterWrites,
+        ])
+        machine.bodyDemanded(now: 103 * Self.second)
+        #expect(drain(&machine).isEmpty)
+    }
+
     @Test func aHandlerThatFallsBehindPausesReadingUntilItCatchesUp() {
         var (machine, _) = streaming(length: 1000)
         let piece = String(repeating: "x", count: 200)

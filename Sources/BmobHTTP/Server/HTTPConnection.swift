@@ -109,9 +109,9 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
             channel.write(HTTPResponseEncoder.continueResponse)
         case .dispatchStreaming(let head):
             let bound = LoopBound(self, loop: channel.loop)
-            let stream = HTTPRequestBodyStream { count in
-                bound.loop.execute { bound.value.bodyConsumed(count) }
-            }
+            let stream = HTTPRequestBodyStream(
+                consumed: { count in bound.loop.execute { bound.value.bodyConsumed(count) } },
+                demanded: { bound.loop.execute { bound.value.bodyDemanded() } })
             requestBody = stream
             dispatch(HTTPRequest(head: head, bodyStream: stream, remoteAddress: channel.remoteAddress))
         case .bodyChunk(let bytes):
@@ -135,6 +135,12 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
         case .close:
             channel.close()
         }
+    }
+
+    /// The handler of the streamed body started reading it.
+    private func bodyDemanded() {
+        machine.bodyDemanded(now: channel.loop.now)
+        drive()
     }
 
     /// The handler of the streamed body took `count` bytes.

@@ -20,6 +20,7 @@ package import BmobWire
 /// ### Events
 /// - ``bytesReceived(_:now:)``
 /// - ``headRouted(_:now:)``
+/// - ``bodyDemanded(now:)``
 /// - ``bodyConsumed(_:now:)``
 /// - ``responseStarted(keepAliveRequested:bodyLength:)``
 /// - ``responseCompleted(now:writesPending:)``
@@ -157,6 +158,8 @@ package struct HTTPConnectionStateMachine {
     private var readingPaused = false
     /// Stop after the answer in flight: the client closed its side, or the server shuts down.
     private var closeAfterResponse = false
+    /// A client waits for `100 Continue` before sending a streamed body, which it is sent once the handler reads.
+    private var continuePending = false
     /// Streamed body bytes handed to the handler and not yet taken.
     package private(set) var streamedBytesQueued = 0
     /// Whether the answer to the request in hand has started, and whether the connection outlives it.
@@ -226,16 +229,25 @@ package struct HTTPConnectionStateMachine {
             queue(.sendError(.payloadTooLarge, "request body is larger than \(limit) bytes"))
             return
         }
-        if head.expectsContinue {
-            queue(.sendContinue)
-        }
         if policy.streamed {
             self.head = nil
             begin(head)
-            state = .responding(.streaming)
             streamedBytesQueued = 0
+            if head.expectsContinue {
+                // The client is told to send only once the handler reads: a handler that answers first (an
+                // upload refused for its keys) never has the body sent at all. Nothing is read meanwhile.
+                continuePending = true
+                state = .responding(.streamingPaused)
+                readingPaused = true
+                queue(.pauseReading)
+            } else {
+                state = .responding(.streaming)
+            }
             queue(.dispatchStreaming(head))
         } else {
+            if head.expectsContinue {
+                queue(.sendContinue)
+            }
             body = []
             body.reserveCapacity(min(head.contentLength ?? 0, 1 << 20))
             state = .body
@@ -243,10 +255,26 @@ package struct HTTPConnectionStateMachine {
         setDeadline(now &+ configuration.bodyTimeout)
     }
 
+    /// The handler started reading the streamed body: a client waiting for `100 Continue` gets it now.
+    package mutating func bodyDemanded(now: UInt64) {
+        guard continuePending, state == .responding(.streamingPaused), !responseInFlight else { return }
+        continuePending = false
+        self.now = now
+        state = .responding(.streaming)
+        queue(.sendContinue)
+        if readingPaused {
+            readingPaused = false
+            queue(.resumeReading)
+        }
+        setDeadline(now &+ configuration.bodyTimeout)
+    }
+
     /// The handler took `count` bytes of the streamed body; reading resumes once it has caught up.
     package mutating func bodyConsumed(_ count: Int, now: UInt64) {
         streamedBytesQueued = max(0, streamedBytesQueued - count)
-        guard state == .responding(.streamingPaused), streamedBytesQueued <= configuration.bodyStreamLowWater else {
+        guard state == .responding(.streamingPaused), !continuePending,
+            streamedBytesQueued <= configuration.bodyStreamLowWater
+        else {
             return
         }
         self.now = now
@@ -515,6 +543,7 @@ package struct HTTPConnectionStateMachine {
         requestIsHTTP10 = head.version == .http1_0
         requestIsHEAD = head.method == .head
         responseInFlight = false
+        continuePending = false
     }
 
     /// A streamed body broke off: the handler hears of it, and the client gets the error unless an answer has

@@ -19,8 +19,8 @@ import BmobIO
 /// 1. One consumer: iterate once, from one task at a time.
 /// 2. The producer side (`yield`, `finish`, `fail`) is the connection's, on its loop.
 package final class HTTPRequestBodyStream: AsyncSequence, @unchecked Sendable {
-    // Invariant: `chunks`, `next`, `end` and `waiter` are read and written only under `lock`; `consumed` is set
-    // in `init` and never changes.
+    // Invariant: `chunks`, `nextChunk`, `end`, `waiter` and `demandSignalled` are read and written only under
+    // `lock`; `consumed` and `demanded` are set in `init` and never change.
     /// A chunk of the body, as it was read.
     package typealias Element = [UInt8]
     /// ``HTTPStreamError``, or `CancellationError`.
@@ -34,10 +34,15 @@ package final class HTTPRequestBodyStream: AsyncSequence, @unchecked Sendable {
     private var waiter: CheckedContinuation<[UInt8]?, any Error>?
     /// Told how many bytes the consumer took, so that the connection can read again.
     private let consumed: @Sendable (Int) -> Void
+    /// Told once, when the consumer first waits for a chunk (a client waiting for `100 Continue` gets it then).
+    private let demanded: @Sendable () -> Void
+    private var demandSignalled = false
 
-    /// A stream whose consumer reports each chunk it takes to `consumed`, from the consumer's thread.
-    init(consumed: @escaping @Sendable (Int) -> Void) {
+    /// A stream whose consumer reports each chunk it takes to `consumed`, and its first wait for one to
+    /// `demanded`, from the consumer's thread.
+    init(consumed: @escaping @Sendable (Int) -> Void, demanded: @escaping @Sendable () -> Void) {
         self.consumed = consumed
+        self.demanded = demanded
     }
 
     // MARK: - Producer (the connection)
@@ -94,7 +99,7 @@ package final class HTTPRequestBodyStream: AsyncSequence, @unchecked Sendable {
                     case chunk([UInt8])
                     case end(Result<Void, HTTPStreamError>)
                     case cancelled
-                    case wait
+                    case wait(firstDemand: Bool)
                 }
                 let outcome: Outcome = lock.withLock {
                     if nextChunk < chunks.count {
@@ -110,7 +115,8 @@ package final class HTTPRequestBodyStream: AsyncSequence, @unchecked Sendable {
                     if Task.isCancelled { return .cancelled }
                     precondition(waiter == nil, "an HTTPRequestBodyStream is read from two tasks at once")
                     waiter = continuation
-                    return .wait
+                    defer { demandSignalled = true }
+                    return .wait(firstDemand: !demandSignalled)
                 }
                 switch outcome {
                 case .chunk(let chunk):
@@ -122,8 +128,8 @@ package final class HTTPRequestBodyStream: AsyncSequence, @unchecked Sendable {
                     continuation.resume(throwing: error)
                 case .cancelled:
                     continuation.resume(throwing: CancellationError())
-                case .wait:
-                    break
+                case .wait(let firstDemand):
+                    if firstDemand { demanded() }
                 }
             }
         } onCancel: {

@@ -84,6 +84,25 @@ import Testing
         }
     }
 
+    @Test func aClientWaitingForContinueIsRefusedWithoutBeingAskedForTheBody() async throws {
+        try await withStreamingServer { app, http in
+            let port = Int(http.localAddress.port)
+            let refused = try RawHTTPConnection(port: port)
+            try await refused.send(head(
+                "/stream/app", length: 1000,
+                headers: [("X-Bmob-Application-Id", TestServer.applicationId), ("X-Bmob-REST-API-Key", "wrong"),
+                          ("Expect", "100-continue")]))
+            // The first answer is the refusal, not `100 Continue`.
+            #expect(try await refused.readResponse(interim: true).status == 401)
+            // With the right keys the handler reads, and only then is the client told to send.
+            let accepted = try RawHTTPConnection(port: port)
+            try await accepted.send(head("/stream/app", length: 1000, headers: app.appHeaders + [("Expect", "100-continue")]))
+            #expect(try await accepted.readResponse(interim: true).status == 100)
+            try await accepted.send([UInt8](repeating: 0x62, count: 1000))
+            #expect(try await accepted.readResponse().json?["received"]?.int64Value == 1000)
+        }
+    }
+
     @Test func aStreamedRouteKeepsItsBodyLimit() async throws {
         try await withStreamingServer { app, http in
             let connection = try RawHTTPConnection(port: Int(http.localAddress.port))
