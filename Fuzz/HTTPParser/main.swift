@@ -130,7 +130,8 @@ func checkRange(_ value: String) {
         case .whole:
             break
         case .range(let range):
-            precondition(range.first >= 0 && range.first <= range.last && range.last < size, "range outside the representation")
+            precondition(
+                range.first >= 0 && range.first <= range.last && range.last < size, "range outside the representation")
             precondition(range.count == range.last - range.first + 1, "range count")
         case .unsatisfiable:
             precondition(value.contains("-"), "unsatisfiable without a range")

@@ -193,9 +193,10 @@ import Testing
 
     @Test func malformedRequestsAreAnsweredWithTheirStatus() {
         var machine = accepted()
-        #expect(receive(&machine, "GET / HTTP/3.0\r\n\r\n", at: 101) == [
-            .sendError(.httpVersionNotSupported, "HTTP/3.0 is not supported")
-        ])
+        #expect(
+            receive(&machine, "GET / HTTP/3.0\r\n\r\n", at: 101) == [
+                .sendError(.httpVersionNotSupported, "HTTP/3.0 is not supported")
+            ])
     }
 
     // MARK: - Streamed request bodies
@@ -241,10 +242,11 @@ import Testing
         _ = drain(&machine)
         let (plan, after) = answer(&machine, at: 102)
         #expect(plan == .send(keepAlive: false, framing: .length(2), omitBody: false))
-        #expect(after == [
-            .bodyFailed(HTTPStreamError(.connectionClosed, "the response ended the connection before the body")),
-            .closeAfterWrites,
-        ])
+        #expect(
+            after == [
+                .bodyFailed(HTTPStreamError(.connectionClosed, "the response ended the connection before the body")),
+                .closeAfterWrites,
+            ])
         machine.bodyDemanded(now: 103 * Self.second)
         #expect(drain(&machine).isEmpty)
     }
@@ -279,10 +281,11 @@ import Testing
         machine.timerFired(now: 170 * Self.second)
         #expect(drain(&machine) == [.armTimer(at: 180 * Self.second)])
         machine.timerFired(now: 180 * Self.second)
-        #expect(drain(&machine) == [
-            .bodyFailed(HTTPStreamError(.bodyTimedOut, "request body not received in time")),
-            .sendError(.requestTimeout, "request body not received in time"),
-        ])
+        #expect(
+            drain(&machine) == [
+                .bodyFailed(HTTPStreamError(.bodyTimedOut, "request body not received in time")),
+                .sendError(.requestTimeout, "request body not received in time"),
+            ])
     }
 
     @Test func aStreamedBodyOverItsLimitFailsTheStreamAndIsAnswered413() {
@@ -290,7 +293,9 @@ import Testing
         #expect(receive(&machine, "5\r\nhello\r\n", at: 102) == [.bodyChunk(Array("hello".utf8))])
         let actions = receive(&machine, "2710\r\n", at: 102)  // 10,000 more bytes: past 10,000 in all
         #expect(actions.count == 2)
-        #expect(actions.first.map { if case .bodyFailed(let error) = $0 { error.code == .bodyTooLarge } else { false } } == true)
+        #expect(
+            actions.first.map { if case .bodyFailed(let error) = $0 { error.code == .bodyTooLarge } else { false } }
+                == true)
         #expect(actions.last == .sendError(.payloadTooLarge, "request body is larger than 10000 bytes"))
     }
 
@@ -298,9 +303,10 @@ import Testing
         var (machine, _) = streaming(length: 100)
         _ = receive(&machine, "abc", at: 102)
         machine.inputClosed()
-        #expect(drain(&machine) == [
-            .bodyFailed(HTTPStreamError(.clientAborted, "the client stopped sending before the body ended"))
-        ])
+        #expect(
+            drain(&machine) == [
+                .bodyFailed(HTTPStreamError(.clientAborted, "the client stopped sending before the body ended"))
+            ])
         let (plan, after) = answer(&machine, at: 103)
         #expect(plan == .send(keepAlive: false, framing: .length(2), omitBody: false))
         #expect(after == [.closeAfterWrites])
@@ -311,18 +317,20 @@ import Testing
         _ = receive(&machine, "abc", at: 102)
         let (plan, after) = answer(&machine, at: 103)
         #expect(plan == .send(keepAlive: false, framing: .length(2), omitBody: false))
-        #expect(after == [
-            .bodyFailed(HTTPStreamError(.connectionClosed, "the response ended the connection before the body")),
-            .closeAfterWrites,
-        ])
+        #expect(
+            after == [
+                .bodyFailed(HTTPStreamError(.connectionClosed, "the response ended the connection before the body")),
+                .closeAfterWrites,
+            ])
     }
 
     @Test func aClosedConnectionFailsTheStream() {
         var (machine, _) = streaming(length: 100)
         machine.connectionClosed()
-        #expect(drain(&machine) == [
-            .bodyFailed(HTTPStreamError(.connectionClosed, "the connection closed before the body ended"))
-        ])
+        #expect(
+            drain(&machine) == [
+                .bodyFailed(HTTPStreamError(.connectionClosed, "the connection closed before the body ended"))
+            ])
         #expect(machine.responseStarted(keepAliveRequested: true, bodyLength: 2) == .discard)
     }
 
@@ -331,12 +339,14 @@ import Testing
     @Test func streamedAnswersOfUnknownLengthAreChunkedOrForHTTP10SentUntilClose() {
         var machine = accepted()
         _ = receive(&machine, Self.get, at: 101)
-        #expect(machine.responseStarted(keepAliveRequested: true, bodyLength: nil)
-            == .send(keepAlive: true, framing: .chunked, omitBody: false))
+        #expect(
+            machine.responseStarted(keepAliveRequested: true, bodyLength: nil)
+                == .send(keepAlive: true, framing: .chunked, omitBody: false))
         machine.responseCompleted(now: 102 * Self.second, writesPending: false)
         _ = receive(&machine, "GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", at: 103)
-        #expect(machine.responseStarted(keepAliveRequested: true, bodyLength: nil)
-            == .send(keepAlive: false, framing: .untilClose, omitBody: false))
+        #expect(
+            machine.responseStarted(keepAliveRequested: true, bodyLength: nil)
+                == .send(keepAlive: false, framing: .untilClose, omitBody: false))
     }
 
     @Test func aStreamedAnswerThatFailsClosesTheConnection() {

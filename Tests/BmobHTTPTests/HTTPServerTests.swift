@@ -13,8 +13,11 @@ import Testing
     let clock = ManualClock()
     let responder = TestResponder()
 
-    private func configuration(_ kind: SelectorKind = .platformDefault, port: Int = 0, loopCount: Int = 2) -> HTTPServerConfiguration {
-        HTTPServerConfiguration(host: "127.0.0.1", port: port, loopCount: loopCount, selectorKind: kind, clock: .manual(clock))
+    private func configuration(
+        _ kind: SelectorKind = .platformDefault, port: Int = 0, loopCount: Int = 2
+    ) -> HTTPServerConfiguration {
+        HTTPServerConfiguration(
+            host: "127.0.0.1", port: port, loopCount: loopCount, selectorKind: kind, clock: .manual(clock))
     }
 
     private func withServer(
@@ -261,7 +264,10 @@ import Testing
     }
 
     @Test func stalledBodiesTimeOutWith408() async throws {
-        try await withServer(configure: { $0.headerTimeout = .seconds(60); $0.bodyTimeout = .seconds(30) }) { server in
+        try await withServer(configure: {
+            $0.headerTimeout = .seconds(60)
+            $0.bodyTimeout = .seconds(30)
+        }) { server in
             let connection = try connect(server)
             try await connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
             await clock.advance(by: .seconds(29))
@@ -275,7 +281,10 @@ import Testing
     }
 
     @Test func idleKeepAliveConnectionsAreClosed() async throws {
-        try await withServer(configure: { $0.headerTimeout = .seconds(10); $0.idleTimeout = .seconds(60) }) { server in
+        try await withServer(configure: {
+            $0.headerTimeout = .seconds(10)
+            $0.idleTimeout = .seconds(60)
+        }) { server in
             let connection = try connect(server)
             await clock.advance(by: .seconds(5))
             try await connection.send(HTTPRequestText.make("GET", "/hello"))
@@ -385,7 +394,8 @@ import Testing
                 _ = await connection.waitForClose()
             }
         }
-        let again = try await HTTPServer.start(configuration: configuration(port: port, loopCount: 1), responder: responder)
+        let again = try await HTTPServer.start(
+            configuration: configuration(port: port, loopCount: 1), responder: responder)
         #expect(Int(again.localAddress.port) == port)
         await again.shutdown()
     }

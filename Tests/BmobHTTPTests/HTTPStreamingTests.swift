@@ -194,7 +194,8 @@ import Testing
             #expect(responder.streamEvents.all.isEmpty)
             // A chunked body is cut off where it passes the limit.
             let chunked = try connect(server)
-            try await chunked.send(uploadHead("/upload-small", length: nil) + "258\r\n" + String(repeating: "a", count: 600) + "\r\n")
+            try await chunked.send(
+                uploadHead("/upload-small", length: nil) + "258\r\n" + String(repeating: "a", count: 600) + "\r\n")
             try await chunked.send("258\r\n")
             let response = try await chunked.readResponse()
             #expect(response.status == 413)
@@ -223,7 +224,9 @@ import Testing
             let connection = try connect(server)
             try await connection.send(HTTPRequestText.make("GET", "\(path)/\(total)"))
             let check = PatternCheck()
-            let (response, complete) = try await connection.readStreamedResponse { check.consume($0); return true }
+            let (response, complete) = try await connection.readStreamedResponse {
+                check.consume($0); return true
+            }
             #expect(response.status == 200)
             #expect(complete)
             if path == "/download" {

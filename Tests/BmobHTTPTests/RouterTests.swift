@@ -112,7 +112,10 @@ import Testing
             guard case .found(let route, _) = router.match(method, path: Substring(path)) else { return nil }
             return router.bodyPolicy(route)
         }
-        #expect(policies == [.standard, HTTPRequestBodyPolicy(limit: 10), HTTPRequestBodyPolicy(limit: 1 << 30, streamed: true)])
+        #expect(
+            policies == [
+                .standard, HTTPRequestBodyPolicy(limit: 10), HTTPRequestBodyPolicy(limit: 1 << 30, streamed: true),
+            ])
         var plain = Router()
         plain.add(.get, "/a")
         #expect(!plain.hasStreamedBodies)

@@ -13,7 +13,8 @@ struct TestResponder: HTTPResponder {
     struct Boom: Error {}
 
     enum Endpoint: Int {
-        case hello, echo, small, gate, thread, big, boom, webSocket, webSocketPing, webSocketPatient, webSocketStrictPing
+        case hello, echo, small, gate, thread, big, boom
+        case webSocket, webSocketPing, webSocketPatient, webSocketStrictPing
         case upload, uploadGated, uploadSmall, download, downloadLength, file
     }
 

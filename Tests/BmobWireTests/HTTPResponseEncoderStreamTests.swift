@@ -20,7 +20,9 @@ import Testing
     }
 
     @Test func theEncoderOwnsTheFramingFields() {
-        let headers: HTTPHeaders = ["Content-Length": "1", "Transfer-Encoding": "gzip", "Content-Range": "bytes 0-9/20"]
+        let headers: HTTPHeaders = [
+            "Content-Length": "1", "Transfer-Encoding": "gzip", "Content-Range": "bytes 0-9/20",
+        ]
         #expect(
             head(.partialContent, framing: .length(10), headers: headers)
                 == "HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-9/20\r\nContent-Length: 10\r\n\r\n")
@@ -38,7 +40,8 @@ import Testing
         piece.withUnsafeBytes { HTTPResponseEncoder.appendChunk($0, to: &output) }
         [UInt8]().withUnsafeBytes { HTTPResponseEncoder.appendChunk($0, to: &output) }
         output += HTTPResponseEncoder.lastChunk
-        #expect(String(decoding: output, as: UTF8.self) == "12c\r\n" + String(repeating: "a", count: 300) + "\r\n0\r\n\r\n")
+        #expect(
+            String(decoding: output, as: UTF8.self) == "12c\r\n" + String(repeating: "a", count: 300) + "\r\n0\r\n\r\n")
     }
 
     @Test func chunkedBodiesDecodeBackWithTheRequestDecoder() throws {

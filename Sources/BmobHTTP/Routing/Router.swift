@@ -80,7 +80,9 @@ package struct Router: Sendable {
     ///   - streamsBody: whether the handler receives the body as it arrives (``HTTPRequest/bodyStream``)
     ///     instead of whole.
     @discardableResult
-    package mutating func add(_ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, streamsBody: Bool = false) -> Int {
+    package mutating func add(
+        _ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, streamsBody: Bool = false
+    ) -> Int {
         if !isKnownUniquelyReferenced(&root) { root = root.copy() }
         let route = Route(index: routes.count, method: method, pattern: pattern, bodyLimit: bodyLimit)
         routes.append(route)

@@ -182,7 +182,8 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
                 } catch let error as any HTTPResponseError {
                     response = error.response
                 } catch {
-                    var failure = responder.errorResponse(status: .internalServerError, message: "internal server error")
+                    var failure = responder.errorResponse(
+                        status: .internalServerError, message: "internal server error")
                     failure.closeConnection = true
                     response = failure
                 }
@@ -268,7 +269,9 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
     }
 
     /// Writes a piece of the streamed answer and resumes `continuation` once more may be written.
-    func writeResponseBody(_ bytes: [UInt8], from writer: HTTPBodyWriter, _ continuation: CheckedContinuation<Void, any Error>) {
+    func writeResponseBody(
+        _ bytes: [UInt8], from writer: HTTPBodyWriter, _ continuation: CheckedContinuation<Void, any Error>
+    ) {
         guard responseWriter === writer, channel.isOpen, !channel.isClosing else {
             continuation.resume(throwing: HTTPStreamError(.connectionClosed, "the connection closed"))
             return

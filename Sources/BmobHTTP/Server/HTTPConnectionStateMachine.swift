@@ -323,7 +323,9 @@ package struct HTTPConnectionStateMachine {
         self.now = now
         guard keepAlive else {
             if requestBody != .complete {
-                queue(.bodyFailed(HTTPStreamError(.connectionClosed, "the response ended the connection before the body")))
+                queue(
+                    .bodyFailed(HTTPStreamError(.connectionClosed, "the response ended the connection before the body"))
+                )
             }
             state = .closing
             queue(.closeAfterWrites)

@@ -21,7 +21,8 @@ extension HTTPResponse {
         headers.replaceOrAdd(name: "Accept-Ranges", value: "bytes")
         let size = file.size
         let selection: HTTPByteRange.Selection =
-            head.method == .get || head.method == .head ? HTTPByteRange.select(head.headers["Range"], size: size) : .whole
+            head.method == .get || head.method == .head
+            ? HTTPByteRange.select(head.headers["Range"], size: size) : .whole
         switch selection {
         case .whole:
             headers.replaceOrAdd(name: "Content-Type", value: contentType)

@@ -138,7 +138,9 @@ package enum Posix {
 
     /// Reads up to `buffer.count` bytes of the file `fd` at `offset`; 0 at its end. Blocking: call it on a
     /// ``ThreadPool``.
-    package static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, offset: Int) throws(IOError) -> Int {
+    package static func pread(
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, offset: Int
+    ) throws(IOError) -> Int {
         try blockingCall("pread") { Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
     }
 

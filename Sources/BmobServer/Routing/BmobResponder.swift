@@ -14,7 +14,8 @@ package struct BmobResponder: HTTPResponder {
         self.router = router.router
         self.handlers = router.handlers
         self.server = server
-        self.hasRouteBodyPolicies = router.router.hasStreamedBodies || router.router.routes.contains { $0.bodyLimit != nil }
+        self.hasRouteBodyPolicies =
+            router.router.hasStreamedBodies || router.router.routes.contains { $0.bodyLimit != nil }
     }
 
     package func bodyPolicy(for head: HTTPRequestHead) -> HTTPRequestBodyPolicy {

@@ -176,7 +176,8 @@ package final class RawHTTPConnection: @unchecked Sendable {
             headers.add(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingSpaces())
         }
         buffer.removeFirst(headEnd!)
-        return RawHTTPResponse(status: status, reason: parts.count > 2 ? String(parts[2]) : "", headers: headers, body: [])
+        let reason = parts.count > 2 ? String(parts[2]) : ""
+        return RawHTTPResponse(status: status, reason: reason, headers: headers, body: [])
     }
 
     private func readOneResponse() throws -> RawHTTPResponse {

@@ -72,9 +72,10 @@ import Testing
         try await withStreamingServer { _, http in
             let connection = try RawHTTPConnection(port: Int(http.localAddress.port))
             // Only the head is sent: the answer cannot wait for the body.
-            try await connection.send(head(
-                "/stream/app", length: 1 << 20,
-                headers: [("X-Bmob-Application-Id", TestServer.applicationId), ("X-Bmob-REST-API-Key", "wrong")]))
+            try await connection.send(
+                head(
+                    "/stream/app", length: 1 << 20,
+                    headers: [("X-Bmob-Application-Id", TestServer.applicationId), ("X-Bmob-REST-API-Key", "wrong")]))
             let response = try await connection.readResponse()
             #expect(response.status == 401)
             #expect(response.json?["code"] != nil)
@@ -88,15 +89,19 @@ import Testing
         try await withStreamingServer { app, http in
             let port = Int(http.localAddress.port)
             let refused = try RawHTTPConnection(port: port)
-            try await refused.send(head(
-                "/stream/app", length: 1000,
-                headers: [("X-Bmob-Application-Id", TestServer.applicationId), ("X-Bmob-REST-API-Key", "wrong"),
-                          ("Expect", "100-continue")]))
+            try await refused.send(
+                head(
+                    "/stream/app", length: 1000,
+                    headers: [
+                        ("X-Bmob-Application-Id", TestServer.applicationId), ("X-Bmob-REST-API-Key", "wrong"),
+                        ("Expect", "100-continue"),
+                    ]))
             // The first answer is the refusal, not `100 Continue`.
             #expect(try await refused.readResponse(interim: true).status == 401)
             // With the right keys the handler reads, and only then is the client told to send.
             let accepted = try RawHTTPConnection(port: port)
-            try await accepted.send(head("/stream/app", length: 1000, headers: app.appHeaders + [("Expect", "100-continue")]))
+            try await accepted.send(
+                head("/stream/app", length: 1000, headers: app.appHeaders + [("Expect", "100-continue")]))
             #expect(try await accepted.readResponse(interim: true).status == 100)
             try await accepted.send([UInt8](repeating: 0x62, count: 1000))
             #expect(try await accepted.readResponse().json?["received"]?.int64Value == 1000)
