@@ -18,7 +18,9 @@ import BmobWire
 ///   declared length at `.end`;
 /// - heads are HTTP/1.0 or 1.1, never framed by both `Content-Length` and chunked coding (nor chunked in
 ///   1.0), with non-empty names and values free of CR, LF and NUL;
-/// - failures carry one of the documented statuses, and once failed the decoder repeats that failure.
+/// - failures carry one of the documented statuses, and once failed the decoder repeats that failure;
+/// - a head's `Range` field resolved by ``HTTPByteRange/select(_:size:)`` against several sizes gives a range
+///   inside the representation (or the whole of it, or unsatisfiable only when a byte was asked for past it).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size >= 3 else { return 0 }
@@ -61,6 +63,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                         precondition(
                             !field.value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }, "line break in value"
                         )
+                    }
+                    if let range = head.headers["Range"] {
+                        checkRange(range)
                     }
                     inRequest = true
                     outcome.heads.append(head)
@@ -116,4 +121,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(run(reads) == whole, "decoding depends on how the stream is split into reads")
     precondition(run(stream.indices.map { stream[$0...$0] }) == whole, "decoding differs when fed byte by byte")
     return 0
+}
+
+/// Checks what a `Range` value selects in representations of a few sizes.
+func checkRange(_ value: String) {
+    for size in [0, 1, 2, 100, 1 << 40] {
+        switch HTTPByteRange.select(value, size: size) {
+        case .whole:
+            break
+        case .range(let range):
+            precondition(
+                range.first >= 0 && range.first <= range.last && range.last < size, "range outside the representation")
+            precondition(range.count == range.last - range.first + 1, "range count")
+        case .unsatisfiable:
+            precondition(value.contains("-"), "unsatisfiable without a range")
+        }
+    }
 }

@@ -69,11 +69,14 @@ package final class Server: Sendable {
     ///   - authValidators: third-party login validator types; by default
     ///     ``AuthDataValidators/standard(clock:)`` (`trust` and `oidc`). Add WeChat, QQ or Weibo validators with
     ///     ``AuthDataValidators/registering(_:_:)`` and name their type in an app's `authProviders`.
+    ///   - loopClock: what the event loops' timers (every connection timeout) are measured against; tests pass
+    ///     a manual clock (``BmobIO/EventLoopClock/manual(_:)``) and advance it instead of waiting.
     /// - Throws: ``ConfigurationError`` for an unusable data folder or registry, ``IOError`` when the address
     ///   cannot be bound.
     package static func start(
         configuration: ServerConfiguration,
         clock: ServerClock = .system,
+        loopClock: EventLoopClock = .system,
         logger: Logger,
         providers: MessageProviders? = nil,
         authValidators: AuthDataValidators? = nil
@@ -146,7 +149,8 @@ package final class Server: Sendable {
             idleTimeout: .seconds(configuration.idleTimeoutSeconds),
             maxConnections: configuration.maxConnections,
             maxConnectionsPerAddress: configuration.maxConnectionsPerAddress,
-            shutdownGracePeriod: .seconds(configuration.shutdownGraceSeconds)
+            shutdownGracePeriod: .seconds(configuration.shutdownGraceSeconds),
+            clock: loopClock
         )
         let http: HTTPServer
         do {

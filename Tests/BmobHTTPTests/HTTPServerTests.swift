@@ -5,25 +5,48 @@ import BmobWire
 import Foundation
 import Testing
 
-/// Loopback tests of the HTTP server: real sockets on port 0, both selector backends.
+/// Loopback tests of the HTTP server: real sockets on port 0, both selector backends, and a manual clock: a
+/// timeout is advanced past, never waited for.
 @Suite struct HTTPServerTests {
     static let kinds: [SelectorKind] = [.epoll, .poll]
+    /// The time of the test's servers.
+    let clock = ManualClock()
+    let responder = TestResponder()
+
+    private func configuration(
+        _ kind: SelectorKind = .platformDefault, port: Int = 0, loopCount: Int = 2
+    ) -> HTTPServerConfiguration {
+        HTTPServerConfiguration(
+            host: "127.0.0.1", port: port, loopCount: loopCount, selectorKind: kind, clock: .manual(clock))
+    }
 
     private func withServer(
         _ kind: SelectorKind = .platformDefault,
         configure: (inout HTTPServerConfiguration) -> Void = { _ in },
         _ body: (HTTPServer) async throws -> Void
     ) async throws {
-        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, loopCount: 2, selectorKind: kind)
+        var configuration = configuration(kind)
         configure(&configuration)
-        let server = try await HTTPServer.start(configuration: configuration, responder: TestResponder())
+        let server = try await HTTPServer.start(configuration: configuration, responder: responder)
         do {
             try await body(server)
         } catch {
+            responder.gates.openAll()
             await server.shutdown()
             throw error
         }
+        responder.gates.openAll()
         await server.shutdown()
+    }
+
+    /// Waits until the server holds `count` connections (it learns of closes asynchronously).
+    private func waitForConnectionCount(_ server: HTTPServer, _ count: Int) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while server.connectionCount != count {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
     }
 
     private func connect(_ server: HTTPServer, timeout: Double = RawHTTPConnection.defaultTimeout) throws -> RawHTTPConnection {
@@ -50,10 +73,13 @@ import Testing
     func pipelinedRequestsAreAnsweredInOrder(kind: SelectorKind) async throws {
         try await withServer(kind) { server in
             let connection = try connect(server)
-            let requests = HTTPRequestText.make("GET", "/slow/100")
+            let requests = HTTPRequestText.make("GET", "/gate/first")
                 + HTTPRequestText.make("POST", "/echo", body: Array("second".utf8))
                 + HTTPRequestText.make("GET", "/hello")
             try await connection.send(requests)
+            // The later requests wait behind the first until it is answered.
+            #expect(await responder.gates.waitForArrival("first"))
+            responder.gates.open("first")
             #expect(try await connection.readResponse().text == "slow")
             #expect(try await connection.readResponse().text == "second")
             #expect(try await connection.readResponse().text == "hello")
@@ -174,7 +200,11 @@ import Testing
     @Test(arguments: kinds)
     func connectionsThatSendNothingGetTheHeaderTimeoutFromAccept(kind: SelectorKind) async throws {
         try await withServer(kind, configure: { $0.headerTimeout = .milliseconds(300); $0.idleTimeout = .seconds(120) }) { server in
-            let silent = try connect(server, timeout: 15)
+            let silent = try connect(server)
+            await clock.advance(by: .milliseconds(299))
+            #expect(server.connectionCount == 1)
+            await clock.advance(by: .milliseconds(1))
+            #expect(server.connectionCount == 0)
             #expect(await silent.waitForClose())
             #expect(try await silent.receive().isEmpty, "closed without an answer")
         }
@@ -223,9 +253,10 @@ import Testing
     }
 
     @Test func slowHeadersTimeOutWith408() async throws {
-        try await withServer(configure: { $0.headerTimeout = .milliseconds(200) }) { server in
+        try await withServer(configure: { $0.headerTimeout = .seconds(10) }) { server in
             let connection = try connect(server)
             try await connection.send("GET /hello HTTP/1.1\r\nHost: x\r\n")
+            await clock.advance(by: .seconds(10))
             let response = try await connection.readResponse()
             #expect(response.status == 408)
             #expect(await connection.waitForClose())
@@ -233,21 +264,36 @@ import Testing
     }
 
     @Test func stalledBodiesTimeOutWith408() async throws {
-        try await withServer(configure: { $0.bodyTimeout = .milliseconds(200) }) { server in
+        try await withServer(configure: {
+            $0.headerTimeout = .seconds(60)
+            $0.bodyTimeout = .seconds(30)
+        }) { server in
             let connection = try connect(server)
             try await connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+            await clock.advance(by: .seconds(29))
+            try await connection.send("def")
+            // The deadline moved with the last piece.
+            await clock.advance(by: .seconds(29))
+            #expect(server.connectionCount == 1)
+            await clock.advance(by: .seconds(1))
             #expect(try await connection.readResponse().status == 408)
         }
     }
 
     @Test func idleKeepAliveConnectionsAreClosed() async throws {
-        try await withServer(configure: { $0.idleTimeout = .milliseconds(200) }) { server in
+        try await withServer(configure: {
+            $0.headerTimeout = .seconds(10)
+            $0.idleTimeout = .seconds(60)
+        }) { server in
             let connection = try connect(server)
+            await clock.advance(by: .seconds(5))
             try await connection.send(HTTPRequestText.make("GET", "/hello"))
             #expect(try await connection.readResponse().status == 200)
-            let start = ContinuousClock.now
+            // Past the header deadline of the first request, within the idle timeout from its answer.
+            await clock.advance(by: .seconds(59))
+            #expect(server.connectionCount == 1)
+            await clock.advance(by: .seconds(1))
             #expect(await connection.waitForClose())
-            #expect(ContinuousClock.now - start < .seconds(3))
         }
     }
 
@@ -265,7 +311,7 @@ import Testing
             // Closing one frees a slot.
             first.shutdownWrite()
             _ = await first.waitForClose()
-            try await Task.sleep(for: .milliseconds(50))
+            #expect(await waitForConnectionCount(server, 1))
             let fourth = try connect(server)
             try await fourth.send(HTTPRequestText.make("GET", "/hello"))
             #expect(try await fourth.readResponse().status == 200)
@@ -283,9 +329,15 @@ import Testing
     @Test func requestSentBeforeHalfCloseIsStillAnswered() async throws {
         try await withServer { server in
             let connection = try connect(server)
-            try await connection.send(HTTPRequestText.make("GET", "/slow/50"))
+            try await connection.send(HTTPRequestText.make("GET", "/gate/half"))
+            #expect(await responder.gates.waitForArrival("half"))
             connection.shutdownWrite()
-            #expect(try await connection.readResponse().text == "slow")
+            // Let the server see the end of input while the handler still waits.
+            await clock.advance(by: .zero)
+            responder.gates.open("half")
+            let response = try await connection.readResponse()
+            #expect(response.text == "slow")
+            #expect(response.headers["Connection"] == "close")
             #expect(await connection.waitForClose())
         }
     }
@@ -307,24 +359,25 @@ import Testing
     }
 
     @Test func gracefulShutdownFinishesInFlightRequests() async throws {
-        let server = try await HTTPServer.start(
-            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0, loopCount: 2),
-            responder: TestResponder()
-        )
+        let server = try await HTTPServer.start(configuration: configuration(), responder: responder)
         let port = Int(server.localAddress.port)
         let busy = try RawHTTPConnection(port: port)
         let idle = try RawHTTPConnection(port: port)
         try await idle.send(HTTPRequestText.make("GET", "/hello"))
         #expect(try await idle.readResponse().status == 200)
-        // Long enough that shutdown begins while it runs, even when parallel tests keep the shared pool busy.
-        try await busy.send(HTTPRequestText.make("GET", "/slow/5000"))
-        try await Task.sleep(for: .milliseconds(50))
-        async let pending = busy.readResponse()
-        await server.shutdown()
-        let response = try await pending
+        try await busy.send(HTTPRequestText.make("GET", "/gate/busy"))
+        #expect(await responder.gates.waitForArrival("busy"))
+        async let stopped: Void = server.shutdown()
+        // Shutdown has begun once it closed the idle connection; the busy one is answered after that.
+        #expect(await idle.waitForClose())
+        responder.gates.open("busy")
+        let response = try await busy.readResponse()
+        // The server closes the answered connection once the client has closed its side too.
+        busy.shutdownWrite()
+        #expect(await busy.waitForClose())
+        await stopped
         #expect(response.text == "slow")
         #expect(response.headers["Connection"] == "close")
-        #expect(await idle.waitForClose())
         #expect(server.connectionCount == 0)
         #expect(throws: RawHTTPError.self) { try RawHTTPConnection(port: port) }
     }
@@ -342,16 +395,16 @@ import Testing
             }
         }
         let again = try await HTTPServer.start(
-            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port, loopCount: 1), responder: TestResponder())
+            configuration: configuration(port: port, loopCount: 1), responder: responder)
         #expect(Int(again.localAddress.port) == port)
         await again.shutdown()
     }
 
     @Test func portInUseIsReported() async throws {
         try await withServer { server in
-            let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: Int(server.localAddress.port), loopCount: 1)
+            let configuration = configuration(port: Int(server.localAddress.port), loopCount: 1)
             await #expect(throws: IOError.self) {
-                _ = try await HTTPServer.start(configuration: configuration, responder: TestResponder())
+                _ = try await HTTPServer.start(configuration: configuration, responder: responder)
             }
         }
     }

@@ -100,4 +100,24 @@ import Testing
             return
         }
     }
+
+    @Test func routesSayHowTheirBodiesAreReceived() {
+        var router = Router()
+        router.add(.post, "/plain")
+        router.add(.post, "/limited", bodyLimit: 10)
+        router.add(.put, "/upload/:name", bodyLimit: 1 << 30, streamsBody: true)
+        #expect(router.hasStreamedBodies)
+        let policies = ["/plain", "/limited", "/upload/a.bin"].map { path -> HTTPRequestBodyPolicy? in
+            let method: HTTPMethod = path.hasPrefix("/upload") ? .put : .post
+            guard case .found(let route, _) = router.match(method, path: Substring(path)) else { return nil }
+            return router.bodyPolicy(route)
+        }
+        #expect(
+            policies == [
+                .standard, HTTPRequestBodyPolicy(limit: 10), HTTPRequestBodyPolicy(limit: 1 << 30, streamed: true),
+            ])
+        var plain = Router()
+        plain.add(.get, "/a")
+        #expect(!plain.hasStreamedBodies)
+    }
 }

@@ -7,23 +7,43 @@ import Foundation
 import Glibc
 #endif
 
-/// A small responder exercising the server: echo, slow answers, big answers, per-route limits, failures.
+/// A small responder exercising the server: echo, answers held at a gate, big answers, per-route limits,
+/// failures, WebSockets, and streamed uploads, downloads and files.
 struct TestResponder: HTTPResponder {
     struct Boom: Error {}
 
     enum Endpoint: Int {
-        case hello, echo, small, slow, thread, big, boom, webSocket, webSocketPing, webSocketPatient, webSocketStrictPing
+        case hello, echo, small, gate, thread, big, boom
+        case webSocket, webSocketPing, webSocketPatient, webSocketStrictPing
+        case upload, uploadGated, uploadSmall, download, downloadLength, file
     }
 
     /// Counts what WebSocket handlers saw, across loops.
     let webSocketEvents = WebSocketEventLog()
+    /// What streaming handlers saw.
+    let streamEvents = StreamEventLog()
+    /// Where `/gate/:name` and `/upload-gated/:name` wait.
+    let gates = TestGates()
+    /// The file `/file` serves.
+    let filePath: String?
+
+    init(filePath: String? = nil) {
+        self.filePath = filePath
+    }
+
+    /// Streamed bodies follow this pattern: the byte at offset `i` is `i % 251`. A block of it is a whole number
+    /// of periods, so repeating the block continues the pattern.
+    static let patternBlock: [UInt8] = (0..<(251 * 256)).map { UInt8($0 % 251) }
+
+    /// Reads blocking files for `/file`.
+    static let filePool = ThreadPool(threadCount: 2, name: "test-files")
 
     let router: Router = {
         var router = Router()
         router.add(.get, "/hello")
         router.add(.post, "/echo")
         router.add(.post, "/small", bodyLimit: 10)
-        router.add(.get, "/slow/:milliseconds")
+        router.add(.get, "/gate/:name")
         router.add(.get, "/thread")
         router.add(.get, "/big/:bytes")
         router.add(.get, "/boom")
@@ -31,12 +51,18 @@ struct TestResponder: HTTPResponder {
         router.add(.get, "/ws-ping")
         router.add(.get, "/ws-patient")
         router.add(.get, "/ws-strict-ping")
+        router.add(.post, "/upload", bodyLimit: 1 << 30, streamsBody: true)
+        router.add(.post, "/upload-gated/:name", bodyLimit: 1 << 30, streamsBody: true)
+        router.add(.post, "/upload-small", bodyLimit: 1000, streamsBody: true)
+        router.add(.get, "/download/:bytes")
+        router.add(.get, "/download-length/:bytes")
+        router.add(.get, "/file")
         return router
     }()
 
-    func bodyLimit(for head: HTTPRequestHead) -> Int? {
-        if case .found(let route, _) = router.match(head.method, path: head.path) { return route.bodyLimit }
-        return nil
+    func bodyPolicy(for head: HTTPRequestHead) -> HTTPRequestBodyPolicy {
+        if case .found(let route, _) = router.match(head.method, path: head.path) { return router.bodyPolicy(route) }
+        return .standard
     }
 
     func respond(to request: HTTPRequest) async throws -> HTTPResponse {
@@ -51,8 +77,8 @@ struct TestResponder: HTTPResponder {
                 return HTTPResponse(status: .ok, headers: ["X-Test": "yes"], body: Array("hello".utf8))
             case .echo, .small:
                 return HTTPResponse(status: .ok, body: request.body)
-            case .slow:
-                try await Task.sleep(for: .milliseconds(Int(parameters["milliseconds"]!)!))
+            case .gate:
+                await gates.wait(parameters["name"]!)
                 return .text("slow")
             case .thread:
                 return .text(String(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self()))))))
@@ -61,6 +87,31 @@ struct TestResponder: HTTPResponder {
                 return HTTPResponse(status: .ok, body: (0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) })
             case .boom:
                 throw Boom()
+            case .upload, .uploadGated, .uploadSmall:
+                if let gate = parameters["name"] { await gates.wait(gate) }
+                return try await receiveUpload(request.bodyStream!)
+            case .download, .downloadLength:
+                let total = Int(parameters["bytes"]!)!
+                let length = Endpoint(rawValue: route.index)! == .download ? nil : total
+                let events = streamEvents
+                return .streaming(headers: ["Content-Type": "application/octet-stream"], length: length) { writer in
+                    var written = 0
+                    do {
+                        let block = Self.patternBlock
+                        while written < total {
+                            let count = min(block.count, total - written)
+                            try await writer.write(count == block.count ? block : Array(block[..<count]))
+                            written += count
+                        }
+                    } catch let error as HTTPStreamError {
+                        events.record(.downloadFailed(error.code, written: written))
+                        throw error
+                    }
+                    events.record(.downloadFinished(written))
+                }
+            case .file:
+                let file = try await HTTPFile.open(atPath: filePath!, pool: Self.filePool)
+                return .file(file, for: request.head, contentType: "application/octet-stream")
             case .webSocket, .webSocketPing, .webSocketPatient, .webSocketStrictPing:
                 let configuration: WebSocketConfiguration
                 switch Endpoint(rawValue: route.index)! {
@@ -84,5 +135,29 @@ struct TestResponder: HTTPResponder {
                 }
             }
         }
+    }
+}
+
+extension TestResponder {
+    /// Reads a streamed upload and answers `<bytes> <bytes off the pattern>`.
+    private func receiveUpload(_ body: HTTPRequestBodyStream) async throws -> HTTPResponse {
+        var count = 0
+        var mismatches = 0
+        var expected: UInt8 = 0
+        do {
+            for try await chunk in body {
+                chunk.withUnsafeBufferPointer { bytes in
+                    for byte in bytes {
+                        if byte != expected { mismatches += 1 }
+                        expected = expected == 250 ? 0 : expected + 1
+                    }
+                }
+                count += chunk.count
+            }
+        } catch let error as HTTPStreamError {
+            streamEvents.record(.uploadFailed(error.code))
+            throw error
+        }
+        return .text("\(count) \(mismatches)")
     }
 }

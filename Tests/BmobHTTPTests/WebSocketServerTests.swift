@@ -5,14 +5,19 @@ import BmobWire
 import Foundation
 import Testing
 
-/// The server side of RFC 6455 after an upgrade, over loopback: frames in, frames out.
+/// The server side of RFC 6455 after an upgrade, over loopback: frames in, frames out. Pings, pong and close
+/// timeouts run on a manual clock that the tests advance.
 @Suite struct WebSocketServerTests {
+    /// The time of the test's server.
+    let clock = ManualClock()
+
     private func withServer(
         _ kind: SelectorKind = .platformDefault,
         _ body: (HTTPServer, WebSocketEventLog) async throws -> Void
     ) async throws {
         let responder = TestResponder()
-        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, loopCount: 2, selectorKind: kind)
+        let configuration = HTTPServerConfiguration(
+            host: "127.0.0.1", port: 0, loopCount: 2, selectorKind: kind, clock: .manual(clock))
         let server = try await HTTPServer.start(configuration: configuration, responder: responder)
         do {
             try await body(server, responder.webSocketEvents)
@@ -96,6 +101,8 @@ import Testing
             try await socket.send(Self.close(1000, "done"))
             #expect(try await socket.nextClose() == .normalClosure)
             #expect(try await socket.nextFrame() == nil)
+            // The server closed TCP first and lingers until the client closes its side, as clients do.
+            socket.connection.shutdownWrite()
             #expect(await log.waitFor { $0 == .closed(.normalClosure) } != nil)
             #expect(server.connectionCount == 0)
         }
@@ -109,6 +116,8 @@ import Testing
             #expect(try await socket.nextClose() == .normalClosure)
             try await socket.send(Self.close(1000))
             #expect(try await socket.nextFrame() == nil)
+            // The server closed TCP first and lingers until the client closes its side, as clients do.
+            socket.connection.shutdownWrite()
             #expect(await log.waitFor { $0 == .closed(.normalClosure) } != nil)
         }
     }
@@ -119,9 +128,10 @@ import Testing
             try await socket.send(text: "close-please")
             #expect(try await socket.nextClose() == .normalClosure)
             // No answer: the connection ends after the 1 s close timeout.
-            let start = ContinuousClock.now
+            await clock.advance(by: .milliseconds(999))
+            #expect(server.connectionCount == 1)
+            await clock.advance(by: .milliseconds(1))
             #expect(try await socket.nextFrame() == nil)
-            #expect(ContinuousClock.now - start < .seconds(4))
             #expect(await log.waitFor { $0 == .closed(nil) } != nil)
         }
     }
@@ -155,7 +165,13 @@ import Testing
             }
             #expect(try await socket.nextClose() == WebSocketCloseCode(rawValue: UInt16(code)))
             #expect(try await socket.nextFrame() == nil)
+            // The server closed TCP first; this client never closes its side, so the server gives up lingering
+            // after 2 s.
+            await clock.advance(by: .milliseconds(1999))
+            #expect(server.connectionCount == 1)
+            await clock.advance(by: .milliseconds(1))
             #expect(await log.waitFor { if case .closed = $0 { true } else { false } } != nil)
+            #expect(server.connectionCount == 0)
         }
     }
 
@@ -201,32 +217,31 @@ import Testing
 
     @Test func idleConnectionsArePingedAndDroppedWhenThePongNeverComes() async throws {
         try await withServer { server, log in
+            // Pings after 300 ms of silence; the strict route allows 700 ms for an answer.
             let answering = try await open(server, "/ws-ping")
             let silent = try await open(server, "/ws-strict-ping")
-            answering.connection.timeout = 15
-            silent.connection.timeout = 15
-            // The answering client gets a ping after each silence and stays connected. No wall-clock window:
-            // on a loaded machine the test's own answers may be late, which must not decide the outcome.
-            var pings = 0
-            while pings < 3 {
-                guard let frame = try await answering.nextFrame() else { break }
-                #expect(frame.opcode == .ping)
-                pings += 1
-                try await answering.send(WebSocketFrame(opcode: .pong, payload: frame.payload))
+            // The answering client gets a ping after each silence and stays connected.
+            for _ in 0..<3 {
+                await clock.advance(by: .milliseconds(300))
+                let frame = try await answering.nextFrame()
+                #expect(frame?.opcode == .ping)
+                try await answering.send(WebSocketFrame(opcode: .pong, payload: frame?.payload ?? []))
             }
-            #expect(pings == 3)
             try await answering.send(text: "still here")
             #expect(try await answering.nextText() == "still here")
-            // The silent one got its ping and was dropped after the pong timeout, without a close handshake.
+            // The silent one got its ping, and is dropped 700 ms after it, without a close handshake.
             #expect(try await silent.nextFrame()?.opcode == .ping)
+            #expect(server.connectionCount == 2)
+            await clock.advance(by: .milliseconds(100))
             #expect(try await silent.nextFrame() == nil)
             #expect(await log.waitFor { $0 == .closed(nil) } != nil)
+            #expect(server.connectionCount == 1)
         }
     }
 
     @Test func shutdownClosesWebSocketsWithGoingAway() async throws {
         let responder = TestResponder()
-        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, loopCount: 1)
+        let configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0, loopCount: 1, clock: .manual(clock))
         let server = try await HTTPServer.start(configuration: configuration, responder: responder)
         let socket = try await TestWebSocket.connect(port: Int(server.localAddress.port), path: "/ws")
         try await socket.send(text: "ready?")
@@ -235,6 +250,8 @@ import Testing
         #expect(try await socket.nextClose() == .goingAway)
         try await socket.send(Self.close(1001))
         #expect(try await socket.nextFrame() == nil)
+        // The server closed TCP first and lingers until the client closes its side, as clients do.
+        socket.connection.shutdownWrite()
         await stopped
         #expect(server.connectionCount == 0)
     }

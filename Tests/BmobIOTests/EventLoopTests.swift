@@ -9,8 +9,10 @@ import Glibc
 @Suite struct EventLoopTests {
     static let kinds: [SelectorKind] = [.epoll, .poll]
 
-    private func withLoop<T>(_ kind: SelectorKind, _ body: (EventLoop) async throws -> T) async throws -> T {
-        let loop = try EventLoop(selectorKind: kind)
+    private func withLoop<T>(
+        _ kind: SelectorKind, clock: EventLoopClock = .system, _ body: (EventLoop) async throws -> T
+    ) async throws -> T {
+        let loop = try EventLoop(selectorKind: kind, clock: clock)
         loop.start()
         defer { loop.stop() }
         return try await body(loop)
@@ -95,7 +97,8 @@ import Glibc
 
     @Test(arguments: kinds)
     func timersFireInDeadlineOrderAndCancelledOnesDoNot(kind: SelectorKind) async throws {
-        try await withLoop(kind) { loop in
+        let clock = ManualClock()
+        try await withLoop(kind, clock: .manual(clock)) { loop in
             let lock = Lock()
             nonisolated(unsafe) var fired: [String] = []
             try await loop.submit {
@@ -105,23 +108,59 @@ import Glibc
                 loop.scheduleTimer(afterNanoseconds: 20_000_000) { lock.withLock { fired.append("b") } }
                 loop.cancelTimer(cancelled)
             }
-            try await Task.sleep(for: .milliseconds(150))
+            await clock.advance(by: .milliseconds(150))
             #expect(lock.withLock { fired } == ["a", "b", "c"])
         }
     }
 
-    @Test func timerDoesNotFireEarly() async throws {
-        try await withLoop(.platformDefault) { loop in
-            let scheduled = Posix.monotonicNanoseconds()
-            let firedAt: UInt64 = try await withCheckedThrowingContinuation { continuation in
-                loop.execute {
-                    loop.scheduleTimer(afterNanoseconds: 25_000_000) {
-                        continuation.resume(returning: Posix.monotonicNanoseconds())
-                    }
+    @Test(arguments: kinds)
+    func aManualClocksTimersFireWhenItIsAdvancedAndNotBefore(kind: SelectorKind) async throws {
+        let clock = ManualClock()
+        try await withLoop(kind, clock: .manual(clock)) { loop in
+            let lock = Lock()
+            nonisolated(unsafe) var fired: [UInt64] = []
+            let start = try await loop.submit {
+                loop.scheduleTimer(afterNanoseconds: 25_000_000) { lock.withLock { fired.append(loop.now) } }
+                // One that comes due as the first fires, for the same advance.
+                loop.scheduleTimer(afterNanoseconds: 10_000_000) {
+                    loop.scheduleTimer(afterNanoseconds: 0) { lock.withLock { fired.append(0) } }
                 }
+                return loop.now
             }
-            #expect(firedAt - scheduled >= 25_000_000)
+            #expect(start == clock.now)
+            await clock.advance(by: .milliseconds(24))
+            #expect(lock.withLock { fired } == [0])
+            await clock.advance(by: .milliseconds(1))
+            #expect(lock.withLock { fired } == [0, start + 25_000_000])
+            #expect(loop.now == start + 25_000_000)
         }
+    }
+
+    @Test(arguments: kinds)
+    func advancingFirstLetsTheLoopTakeTheInputAlreadySent(kind: SelectorKind) async throws {
+        let clock = ManualClock()
+        try await withLoop(kind, clock: .manual(clock)) { loop in
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            defer { close(ends[1]) }
+            let reader = PipeReader(fd: ends[0])
+            try await loop.submit { try loop.register(fd: reader.fd, interest: .readable, handler: reader) }
+            for round in 1...3 {
+                #expect(write(ends[1], "x", 1) == 1)
+                await clock.advance(by: .zero)
+                #expect(reader.received == round)
+            }
+            try await loop.submit { loop.deregister(fd: reader.fd) }
+        }
+    }
+
+    @Test func advancingAClockWhoseLoopsStoppedReturns() async throws {
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: .manual(clock))
+        loop.start()
+        loop.stop()
+        await clock.advance(by: .seconds(1))
+        #expect(clock.now == 2_000_000_000)
     }
 
     @Test func groupSpreadsWorkOverEveryLoop() throws {
@@ -146,5 +185,28 @@ import Glibc
         for callback in heap.popExpired(now: 100) { callback() }
         #expect(fired == [1, 2, 4, 5])
         #expect(heap.isEmpty)
+    }
+}
+
+/// Counts the bytes read from a pipe, on its loop.
+private final class PipeReader: Selectable, @unchecked Sendable {
+    // Invariant: `count` is written on the loop and read by the test only after a loop round trip.
+    let fd: Int32
+    private let lock = Lock()
+    private var count = 0
+
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    var received: Int { lock.withLock { count } }
+
+    func selectorEvent(_ events: SelectorEventSet) {
+        var byte: UInt8 = 0
+        if read(fd, &byte, 1) == 1 { lock.withLock { count += 1 } }
     }
 }

@@ -1,16 +1,25 @@
 package import BmobIO
 package import BmobWire
 
-/// A complete request: head, body, and where it came from.
+/// A request: head, body, and where it came from. The body is complete in ``body``, or — on a route that
+/// streams it (``HTTPRequestBodyPolicy/streamed``) — arrives through ``bodyStream``.
 package struct HTTPRequest: Sendable {
     package var head: HTTPRequestHead
+    /// The whole body; empty when it is streamed.
     package var body: [UInt8]
+    /// The body as it arrives, on a route that streams it; `nil` otherwise.
+    package var bodyStream: HTTPRequestBodyStream?
     /// The peer's address, when known.
     package var remoteAddress: SocketAddress?
 
-    package init(head: HTTPRequestHead, body: [UInt8] = [], remoteAddress: SocketAddress? = nil) {
+    /// A request with `head`, its whole `body` or its `bodyStream`, from `remoteAddress`.
+    package init(
+        head: HTTPRequestHead, body: [UInt8] = [], bodyStream: HTTPRequestBodyStream? = nil,
+        remoteAddress: SocketAddress? = nil
+    ) {
         self.head = head
         self.body = body
+        self.bodyStream = bodyStream
         self.remoteAddress = remoteAddress
     }
 

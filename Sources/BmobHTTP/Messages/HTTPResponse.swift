@@ -1,10 +1,14 @@
 package import BmobWire
 
-/// A complete response. `Content-Length`, `Date` and `Connection` are added by the server.
+/// A response: status, headers and a body, complete in ``body`` or produced while it is sent
+/// (``bodyStream``). `Content-Length` (or chunked framing), `Date` and `Connection` are added by the server.
 package struct HTTPResponse: Sendable {
     package var status: HTTPStatus
     package var headers: HTTPHeaders
     package var body: [UInt8]
+    /// A body written while it is sent, for large or slow bodies (files, ranges, generated output); when set,
+    /// ``body`` is ignored. See ``streaming(status:headers:length:produce:)`` and ``file(_:for:contentType:headers:)``.
+    package var bodyStream: HTTPResponseBodyStream?
     /// Close the connection after this response even if the client wants to keep it.
     package var closeConnection: Bool
     /// For a `101 Switching Protocols` answer to a WebSocket upgrade: what runs on the connection afterwards
@@ -17,6 +21,7 @@ package struct HTTPResponse: Sendable {
         self.body = body
         self.closeConnection = closeConnection
         self.upgrade = nil
+        self.bodyStream = nil
     }
 
     /// A JSON response (`Content-Type: application/json; charset=utf-8`).

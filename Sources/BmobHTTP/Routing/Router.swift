@@ -66,16 +66,27 @@ package struct Router: Sendable {
     private var root = Node()
     /// Routes in registration order.
     package private(set) var routes: [Route] = []
+    /// Whether each route (by index) streams its body. Kept apart from ``Route`` so that the value every lookup
+    /// returns stays as small as it was.
+    private var streamedBodies: [Bool] = []
 
     package init() {}
 
     /// Adds a route and returns its index. A `HEAD` request is answered by the `GET` route when no `HEAD`
     /// route exists.
+    ///
+    /// - Parameters:
+    ///   - bodyLimit: the largest body the route accepts (`nil`: the server default).
+    ///   - streamsBody: whether the handler receives the body as it arrives (``HTTPRequest/bodyStream``)
+    ///     instead of whole.
     @discardableResult
-    package mutating func add(_ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil) -> Int {
+    package mutating func add(
+        _ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, streamsBody: Bool = false
+    ) -> Int {
         if !isKnownUniquelyReferenced(&root) { root = root.copy() }
         let route = Route(index: routes.count, method: method, pattern: pattern, bodyLimit: bodyLimit)
         routes.append(route)
+        streamedBodies.append(streamsBody)
         var node = root
         let segments = pattern.split(separator: "/", omittingEmptySubsequences: true)
         for (position, segment) in segments.enumerated() {
@@ -103,6 +114,21 @@ package struct Router: Sendable {
         }
         Node.setting(route, in: &node.routes)
         return route.index
+    }
+
+    /// Whether `route` streams its body (``add(_:_:bodyLimit:streamsBody:)``).
+    package func streamsBody(_ route: Route) -> Bool {
+        streamedBodies[route.index]
+    }
+
+    /// Whether any route streams its body.
+    package var hasStreamedBodies: Bool {
+        streamedBodies.contains(true)
+    }
+
+    /// The body policy `route` asks for: its limit, and whether it streams its body.
+    package func bodyPolicy(_ route: Route) -> HTTPRequestBodyPolicy {
+        HTTPRequestBodyPolicy(limit: route.bodyLimit, streamed: streamedBodies[route.index])
     }
 
     /// Finds the route for `method` and the raw (not yet percent-decoded) `path`.

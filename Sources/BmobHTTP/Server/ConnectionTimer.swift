@@ -5,7 +5,7 @@ import BmobIO
 /// side table, and every later retain of it takes Swift's slow reference-counting path), so the connection
 /// must ``cancel(on:)`` when it closes.
 struct ConnectionTimer {
-    /// The deadline the armed timer fires at (monotonic nanoseconds), if one is armed.
+    /// The deadline the armed timer fires at (nanoseconds of the loop's clock), if one is armed.
     private(set) var deadline: UInt64?
     private var id: TimerID?
 
@@ -15,8 +15,7 @@ struct ConnectionTimer {
         if let deadline, deadline <= when { return }
         if let id { loop.cancelTimer(id) }
         deadline = when
-        let now = Posix.monotonicNanoseconds()
-        id = loop.scheduleTimer(afterNanoseconds: when > now ? when - now : 0) { owner.timerFired(armedFor: when) }
+        id = loop.scheduleTimer(atNanoseconds: when) { owner.timerFired(armedFor: when) }
     }
 
     /// Call first thing when the timer armed for `when` fires: whether it is still the armed one (the timer

@@ -1,49 +1,35 @@
 import BmobIO
 import BmobWire
 
-/// One client connection: decodes requests, runs them one at a time in order (pipelined requests wait their
-/// turn), writes responses, and enforces timeouts. Loop-confined.
+/// One client connection: feeds its ``HTTPConnectionStateMachine`` the channel's events and performs the
+/// actions it returns — writes, reading paused and resumed, the timer, the responder task, streamed bodies.
+/// Loop-confined.
+///
+/// One responder task per connection answers its requests in turn: it is started by the first request and then
+/// waits for the next, so a keep-alive request costs a continuation resume rather than a task creation.
 final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
-    /// What the connection is waiting for; decides which timeout applies.
-    private enum Phase {
-        /// Accepted, nothing received yet. The header timeout applies, not the idle one: a client that
-        /// connects sends its request at once, and one that does not must not hold a slot for long.
-        case fresh
-        /// Between requests, nothing of the next one received.
-        case idle
-        /// Part of a head received.
-        case head
-        /// Head complete, body arriving.
-        case body
-        /// A request is being answered.
-        case responding
-        /// The connection switched to WebSocket; a ``WebSocketConnection`` owns the channel now.
-        case upgraded
-    }
-
     let channel: Channel
     private let shared: HTTPServer.Shared
     private let state: ServerLoopState
-    private var decoder: HTTPRequestDecoder
-    private var phase = Phase.fresh
-    private var currentHead: HTTPRequestHead?
-    private var currentBody: [UInt8] = []
-    /// When the current phase times out (monotonic nanoseconds).
-    private var deadline: UInt64 = 0
-    /// The phase's timer; cancelled when the connection closes or is upgraded.
+    private var machine: HTTPConnectionStateMachine
+    /// The machine's timer; cancelled when the connection closes or is upgraded.
     private var timer = ConnectionTimer()
-    /// Stop after the response in flight (shutdown, or an error that ends the connection).
-    private(set) var closeAfterResponse = false
-    /// Bytes buffered unread beyond which reading pauses while a request is answered.
-    private static let pipelineBufferLimit = 64 * 1024
-    /// Whether the connection's responder task exists. It is started by the first request and then serves
-    /// every request of the connection in turn, so a keep-alive request costs a continuation resume rather
-    /// than a task creation.
+    /// Whether the connection's responder task exists.
     private var responderStarted = false
     /// The responder task, suspended until the next request.
     private var waiter: UnsafeContinuation<HTTPRequest?, Never>?
     /// A request decoded while the responder task was still finishing the previous one.
     private var pendingRequest: HTTPRequest?
+    /// The streamed body of the request being answered, while it arrives.
+    private var requestBody: HTTPRequestBodyStream?
+    /// The streamed response being written: its writer, framing, bytes still due under `Content-Length`, and a
+    /// write waiting for the channel to drain.
+    private var responseWriter: HTTPBodyWriter?
+    private var responseFraming = HTTPBodyFraming.chunked
+    private var responseBytesDue = 0
+    private var writeWaiter: CheckedContinuation<Void, any Error>?
+    /// Output queued beyond which a streamed response's writer waits for the channel to drain.
+    private static let responseHighWater = 256 * 1024
     /// Whether the connection is on its loop's list of connections that have not sent a complete request
     /// head yet; ``olderWaiting`` and ``newerWaiting`` are its neighbours there. Kept by ``ServerLoopState``.
     var isWaiting = false
@@ -54,48 +40,44 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
         self.channel = channel
         self.shared = shared
         self.state = state
-        self.decoder = HTTPRequestDecoder(limits: shared.configuration.limits)
-        setDeadline(after: shared.headerTimeout)
+        self.machine = HTTPConnectionStateMachine(configuration: shared.connectionConfiguration, now: channel.loop.now)
+        drive()
     }
 
     /// Whether the connection is between requests (safe to close at shutdown).
-    var isIdle: Bool { (phase == .idle || phase == .fresh) && decoder.isIdle }
+    var isIdle: Bool { machine.isIdle }
 
     // MARK: - ChannelHandler
 
     func channelRead(_ channel: Channel, _ bytes: UnsafeRawBufferPointer) {
-        decoder.append(bytes)
-        switch phase {
-        case .fresh:
-            // The first head's time counts from accept.
-            phase = .head
-        case .idle:
-            phase = .head
-            setDeadline(after: shared.headerTimeout)
-        default:
-            break
-        }
-        processInput()
+        machine.bytesReceived(bytes, now: channel.loop.now)
+        drive()
     }
 
     func channelInputClosed(_ channel: Channel) {
-        // The client finished sending. Answer what is complete; otherwise there is nothing left to do.
-        if phase == .responding {
-            closeAfterResponse = true
-        } else {
-            channel.close()
-        }
+        machine.inputClosed()
+        drive()
     }
 
     func channelWritesDrained(_ channel: Channel) {
-        if phase != .responding, channel.isOpen {
-            channel.resumeReading()
+        machine.writesDrained()
+        drive()
+        if let writeWaiter {
+            self.writeWaiter = nil
+            writeWaiter.resume()
         }
     }
 
     func channelClosed(_ channel: Channel) {
-        cancelTimer()
+        timer.cancel(on: channel.loop)
         state.connectionClosed(self)
+        machine.connectionClosed()
+        drive()
+        responseWriter = nil
+        if let writeWaiter {
+            self.writeWaiter = nil
+            writeWaiter.resume(throwing: HTTPStreamError(.connectionClosed, "the connection closed"))
+        }
         // Let the responder task end.
         if let waiter {
             self.waiter = nil
@@ -103,57 +85,78 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
         }
     }
 
-    // MARK: - Decoding
+    // MARK: - Performing the machine's actions
 
-    private func processInput() {
-        // Decode from a local decoder, swapped back at the end: one checked access to the stored property
-        // instead of one per event (exclusivity checks on class properties are not free).
-        var decoder = HTTPRequestDecoder()
-        swap(&decoder, &self.decoder)
-        defer { swap(&decoder, &self.decoder) }
-        while phase != .responding, channel.isOpen, !channel.isClosing {
-            guard let event = decoder.next() else { break }
-            switch event {
-            case .head(let head):
-                if isWaiting { state.removeWaiting(self) }
-                currentHead = head
-                currentBody = []
-                if head.hasBody {
-                    let limit = shared.responder.bodyLimit(for: head) ?? shared.configuration.limits.maxBodyBytes
-                    decoder.setBodyLimit(limit)
-                    if let length = head.contentLength, length > limit {
-                        sendError(.payloadTooLarge, "request body is larger than \(limit) bytes")
-                        return
-                    }
-                    if head.expectsContinue {
-                        channel.write(HTTPResponseEncoder.continueResponse)
-                    }
-                    currentBody.reserveCapacity(min(head.contentLength ?? 0, 1 << 20))
-                    phase = .body
-                    setDeadline(after: shared.bodyTimeout)
-                }
-            case .body(let bytes):
-                currentBody.append(contentsOf: bytes)
-                setDeadline(after: shared.bodyTimeout)
-            case .end:
-                guard let head = currentHead else { continue }
-                currentHead = nil
-                dispatch(HTTPRequest(head: head, body: currentBody, remoteAddress: channel.remoteAddress))
-                currentBody = []
-            case .failure(let error):
-                sendError(error.status, error.reason)
-                return
-            }
+    private func drive() {
+        while let action = machine.nextAction() {
+            perform(action)
         }
-        if phase == .responding, decoder.bufferedByteCount > Self.pipelineBufferLimit {
+    }
+
+    private func perform(_ action: consuming HTTPConnectionStateMachine.Action) {
+        // Consumed, so that a request's head and body move into it rather than being copied.
+        switch consume action {
+        case .dispatch(let head, let body):
+            if isWaiting { state.removeWaiting(self) }
+            dispatch(HTTPRequest(head: head, body: body, remoteAddress: channel.remoteAddress))
+        case .routeHead(let head):
+            if isWaiting { state.removeWaiting(self) }
+            machine.headRouted(shared.responder.bodyPolicy(for: head), now: channel.loop.now)
+        case .armTimer(let when):
+            guard channel.isOpen else { return }
+            timer.arm(at: when, on: channel.loop, for: self)
+        case .sendContinue:
+            channel.write(HTTPResponseEncoder.continueResponse)
+        case .dispatchStreaming(let head):
+            let bound = LoopBound(self, loop: channel.loop)
+            let stream = HTTPRequestBodyStream(
+                consumed: { count in bound.loop.execute { bound.value.bodyConsumed(count) } },
+                demanded: { bound.loop.execute { bound.value.bodyDemanded() } })
+            requestBody = stream
+            dispatch(HTTPRequest(head: head, bodyStream: stream, remoteAddress: channel.remoteAddress))
+        case .bodyChunk(let bytes):
+            requestBody?.yield(bytes)
+            recordStreamedBytes()
+        case .bodyEnd:
+            requestBody?.finish()
+            requestBody = nil
+        case .bodyFailed(let error):
+            requestBody?.fail(error)
+            requestBody = nil
+        case .pauseReading:
+            if requestBody != nil { shared.countStreamedBodyPause() }
             channel.pauseReading()
+        case .resumeReading:
+            channel.resumeReading()
+        case .sendError(let status, let message):
+            sendError(status, message)
+        case .closeAfterWrites:
+            channel.closeAfterPendingWrites()
+        case .close:
+            channel.close()
         }
+    }
+
+    /// The handler of the streamed body started reading it.
+    private func bodyDemanded() {
+        machine.bodyDemanded(now: channel.loop.now)
+        drive()
+    }
+
+    /// The handler of the streamed body took `count` bytes.
+    private func bodyConsumed(_ count: Int) {
+        machine.bodyConsumed(count, now: channel.loop.now)
+        drive()
+    }
+
+    /// Reports what the connection holds for a streamed body (``HTTPServer/peakStreamedBufferBytes``).
+    private func recordStreamedBytes() {
+        shared.recordStreamedBufferBytes(machine.bufferedByteCount + channel.pendingWriteBytes)
     }
 
     // MARK: - Responding
 
-    private func dispatch(_ request: HTTPRequest) {
-        phase = .responding
+    private func dispatch(_ request: consuming HTTPRequest) {
         state.requestStarted()
         if let waiter {
             self.waiter = nil
@@ -179,11 +182,23 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
                 } catch let error as any HTTPResponseError {
                     response = error.response
                 } catch {
-                    var failure = responder.errorResponse(status: .internalServerError, message: "internal server error")
+                    var failure = responder.errorResponse(
+                        status: .internalServerError, message: "internal server error")
                     failure.closeConnection = true
                     response = failure
                 }
-                bound.value.finish(response, for: request.head)
+                if let stream = response.bodyStream {
+                    if let writer = bound.value.startStreamedResponse(response, length: stream.length) {
+                        do {
+                            try await stream.produce(writer)
+                            bound.value.finishStreamedResponse(writer)
+                        } catch {
+                            bound.value.abortStreamedResponse(writer)
+                        }
+                    }
+                } else {
+                    bound.value.finish(response)
+                }
                 next = await bound.value.nextRequest()
             }
         }
@@ -195,20 +210,23 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
             pendingRequest = nil
             return request
         }
-        guard channel.isOpen, phase != .upgraded else { return nil }
+        guard channel.isOpen, machine.state != .upgraded else { return nil }
         return await withUnsafeContinuation { continuation in
             waiter = continuation
         }
     }
 
-    private func finish(_ response: HTTPResponse, for head: HTTPRequestHead) {
+    /// Writes a complete answer.
+    private func finish(_ response: HTTPResponse) {
         state.requestFinished()
         guard channel.isOpen else { return }
         if let upgrade = response.upgrade, response.status.code == 101 {
             switchProtocols(response, upgrade)
             return
         }
-        let keepAlive = head.keepAlive && !response.closeConnection && !closeAfterResponse && !state.isShuttingDown
+        let plan = machine.responseStarted(
+            keepAliveRequested: !response.closeConnection && !state.isShuttingDown, bodyLength: response.body.count)
+        guard case .send(let keepAlive, _, let omitBody) = plan else { return }
         // Encode into the loop's scratch buffer: most responses are sent whole at once, so they need no
         // allocation of their own (a partial write keeps a copy in the channel's queue).
         var bytes = state.takeScratchBuffer()
@@ -217,29 +235,112 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
             body: response.body,
             keepAlive: keepAlive,
             date: state.dateCache.current,
-            omitBody: head.method == .head,
+            omitBody: omitBody,
             into: &bytes
         )
         channel.write(bytes)
         state.returnScratchBuffer(bytes)
-        guard keepAlive else {
-            channel.closeAfterPendingWrites()
+        machine.responseCompleted(now: channel.loop.now, writesPending: channel.pendingWriteBytes > 0)
+        drive()
+    }
+
+    /// Writes the head of a streamed answer; returns the writer for its body, or `nil` when there is no body to
+    /// write (the answer is dropped, is to `HEAD`, or has a status without a body: it is then complete).
+    private func startStreamedResponse(_ response: HTTPResponse, length: Int?) -> HTTPBodyWriter? {
+        state.requestFinished()
+        guard channel.isOpen else { return nil }
+        let plan = machine.responseStarted(
+            keepAliveRequested: !response.closeConnection && !state.isShuttingDown, bodyLength: length)
+        guard case .send(let keepAlive, let framing, let omitBody) = plan else { return nil }
+        var bytes: [UInt8] = []
+        HTTPResponseEncoder.encodeHead(
+            HTTPResponseHead(status: response.status, headers: response.headers),
+            framing: framing, keepAlive: keepAlive, date: state.dateCache.current, into: &bytes)
+        channel.write(bytes)
+        if omitBody || !response.status.permitsBody {
+            completeResponse()
+            return nil
+        }
+        responseFraming = framing
+        if case .length(let length) = framing { responseBytesDue = length }
+        let writer = HTTPBodyWriter(connection: LoopBound(self, loop: channel.loop))
+        responseWriter = writer
+        return writer
+    }
+
+    /// Writes a piece of the streamed answer and resumes `continuation` once more may be written.
+    func writeResponseBody(
+        _ bytes: [UInt8], from writer: HTTPBodyWriter, _ continuation: CheckedContinuation<Void, any Error>
+    ) {
+        guard responseWriter === writer, channel.isOpen, !channel.isClosing else {
+            continuation.resume(throwing: HTTPStreamError(.connectionClosed, "the connection closed"))
             return
         }
-        phase = decoder.bufferedByteCount > 0 ? .head : .idle
-        setDeadline(after: phase == .idle ? shared.idleTimeout : shared.headerTimeout)
-        if channel.pendingWriteBytes == 0 {
-            channel.resumeReading()
+        switch responseFraming {
+        case .length:
+            guard bytes.count <= responseBytesDue else {
+                continuation.resume(throwing: HTTPStreamError(.lengthMismatch, "more body than the announced length"))
+                return
+            }
+            responseBytesDue -= bytes.count
+            channel.write(bytes)
+        case .chunked:
+            var framed: [UInt8] = []
+            bytes.withUnsafeBytes { HTTPResponseEncoder.appendChunk($0, to: &framed) }
+            channel.write(framed)
+        case .untilClose:
+            channel.write(bytes)
         }
-        processInput()
+        recordStreamedBytes()
+        guard channel.isOpen else {
+            continuation.resume(throwing: HTTPStreamError(.connectionClosed, "the connection closed"))
+            return
+        }
+        if channel.pendingWriteBytes > Self.responseHighWater {
+            writeWaiter = continuation
+        } else {
+            continuation.resume()
+        }
+    }
+
+    /// The producer of the streamed answer returned.
+    private func finishStreamedResponse(_ writer: HTTPBodyWriter) {
+        guard responseWriter === writer else { return }
+        responseWriter = nil
+        guard channel.isOpen else { return }
+        switch responseFraming {
+        case .length where responseBytesDue != 0:
+            // Fewer bytes than announced: the client would wait for the rest, or take the next answer for it.
+            machine.responseAborted()
+            drive()
+            return
+        case .chunked:
+            channel.write(HTTPResponseEncoder.lastChunk)
+        default:
+            break
+        }
+        completeResponse()
+    }
+
+    /// The producer of the streamed answer threw: its head is gone, so the connection is closed.
+    private func abortStreamedResponse(_ writer: HTTPBodyWriter) {
+        guard responseWriter === writer else { return }
+        responseWriter = nil
+        machine.responseAborted()
+        drive()
+    }
+
+    private func completeResponse() {
+        machine.responseCompleted(now: channel.loop.now, writesPending: channel.pendingWriteBytes > 0)
+        drive()
     }
 
     /// Writes the 101 response and hands the channel to a WebSocket connection, with any bytes the client
     /// sent behind the request. A server that is shutting down (or a client that already closed its side)
     /// gets no new WebSocket.
     private func switchProtocols(_ response: HTTPResponse, _ upgrade: WebSocketUpgrade) {
-        guard !closeAfterResponse, !state.isShuttingDown else {
-            sendError(.serviceUnavailable, "server is shutting down")
+        guard machine.upgradeRequested(shuttingDown: state.isShuttingDown) else {
+            drive()
             return
         }
         var bytes: [UInt8] = []
@@ -247,9 +348,8 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
             HTTPResponseHead(status: response.status, headers: response.headers),
             body: [], keepAlive: true, date: nil, into: &bytes)
         channel.write(bytes)
-        phase = .upgraded
-        cancelTimer()
-        let leftover = decoder.takeBufferedBytes()
+        timer.cancel(on: channel.loop)
+        let leftover = machine.takeBufferedBytes()
         let socket = WebSocketConnection(channel: channel, configuration: upgrade.configuration, state: state)
         state.upgraded(self, to: socket)
         socket.start(handler: upgrade.makeHandler(), leftover: leftover)
@@ -258,11 +358,7 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
 
     /// Answers a request the server rejects itself, then closes.
     private func sendError(_ status: HTTPStatus, _ message: String) {
-        var response = shared.responder.errorResponse(status: status, message: message)
-        response.closeConnection = true
-        phase = .responding
-        currentHead = nil
-        currentBody = []
+        let response = shared.responder.errorResponse(status: status, message: message)
         var bytes: [UInt8] = []
         HTTPResponseEncoder.encode(
             HTTPResponseHead(status: response.status, headers: response.headers),
@@ -277,49 +373,18 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
 
     /// Called at shutdown: idle connections close now, busy ones after their response.
     func beginShutdown() {
-        if isIdle {
-            channel.close()
-        } else {
-            closeAfterResponse = true
-        }
+        machine.shutdownRequested()
+        drive()
     }
 
     // MARK: - Timeouts
 
-    /// Moves the deadline. The single timer is only re-armed when the new deadline is earlier than the armed
-    /// one; a later deadline is picked up when the timer fires, so requests do not churn the timer heap.
-    private func setDeadline(after nanoseconds: UInt64) {
-        deadline = Posix.monotonicNanoseconds() &+ nanoseconds
-        armTimer(at: deadline)
-    }
-
-    private func armTimer(at when: UInt64) {
-        guard channel.isOpen else { return }
-        timer.arm(at: when, on: channel.loop, for: self)
-    }
-
-    private func cancelTimer() {
-        timer.cancel(on: channel.loop)
-    }
-
     func timerFired(armedFor when: UInt64) {
         guard timer.fired(armedFor: when), channel.isOpen, !channel.isClosing else { return }
-        let now = Posix.monotonicNanoseconds()
-        if now < deadline {
-            armTimer(at: deadline)
-            return
-        }
-        switch phase {
-        case .fresh, .idle:
-            channel.close()
-        case .head, .body:
-            sendError(.requestTimeout, "request not received in time")
-        case .responding:
-            // The handler owns this time; check again later.
-            armTimer(at: now &+ shared.idleTimeout)
-        case .upgraded:
-            // Not reached: upgrading cancels the timer.
-            break
-        }
+        machine.timerFired(now: channel.loop.now)
+        drive()
     }
 }
+
+@available(*, unavailable, message: "an HTTPConnection is confined to its event loop")
+extension HTTPConnection: Sendable {}

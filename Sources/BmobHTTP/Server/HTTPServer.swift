@@ -21,19 +21,24 @@ package final class HTTPServer: Sendable {
     final class Shared: Sendable {
         let configuration: HTTPServerConfiguration
         let responder: any HTTPResponder
-        let headerTimeout: UInt64
-        let bodyTimeout: UInt64
-        let idleTimeout: UInt64
+        /// Limits and timeouts of every connection's state machine.
+        let connectionConfiguration: HTTPConnectionStateMachine.Configuration
         private let openConnections = Atomic<Int>(0)
+        /// The most bytes a connection held at once for a streamed body (see ``HTTPServer/peakStreamedBufferBytes``).
+        private let peakStreamedBuffer = Atomic<Int>(0)
+        /// How often a streamed request body paused reading (see ``HTTPServer/streamedBodyPauses``).
+        private let streamedPauses = Atomic<Int>(0)
         /// Open connections per client, across all loops; a client's entry goes when its count is zero.
         private let connectionsByClient = Mutex(BoundedCounts<ClientAddress>())
 
         init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
             self.configuration = configuration
             self.responder = responder
-            self.headerTimeout = configuration.headerTimeout.nanoseconds
-            self.bodyTimeout = configuration.bodyTimeout.nanoseconds
-            self.idleTimeout = configuration.idleTimeout.nanoseconds
+            self.connectionConfiguration = HTTPConnectionStateMachine.Configuration(
+                limits: configuration.limits,
+                headerTimeout: configuration.headerTimeout.nanoseconds,
+                bodyTimeout: configuration.bodyTimeout.nanoseconds,
+                idleTimeout: configuration.idleTimeout.nanoseconds)
         }
 
         /// Counts a new connection unless the server is full.
@@ -62,6 +67,25 @@ package final class HTTPServer: Sendable {
         }
 
         var connectionCount: Int { openConnections.load(ordering: .relaxed) }
+
+        /// Notes what a connection holds for a streamed body now (kept only as a high-water mark).
+        func recordStreamedBufferBytes(_ count: Int) {
+            var peak = peakStreamedBuffer.load(ordering: .relaxed)
+            while count > peak {
+                let (exchanged, current) = peakStreamedBuffer.compareExchange(
+                    expected: peak, desired: count, ordering: .relaxed)
+                if exchanged { return }
+                peak = current
+            }
+        }
+
+        var peakStreamedBufferBytes: Int { peakStreamedBuffer.load(ordering: .relaxed) }
+
+        func countStreamedBodyPause() {
+            streamedPauses.add(1, ordering: .relaxed)
+        }
+
+        var streamedBodyPauses: Int { streamedPauses.load(ordering: .relaxed) }
 
     }
 
@@ -95,7 +119,8 @@ package final class HTTPServer: Sendable {
         // between and share our listeners (seen as requests of one test server reaching another).
         let (address, probe) = try probeFreePort(requested)
         defer { if let probe { Posix.close(probe) } }
-        let group = try EventLoopGroup(loopCount: configuration.loopCount, selectorKind: configuration.selectorKind)
+        let group = try EventLoopGroup(
+            loopCount: configuration.loopCount, selectorKind: configuration.selectorKind, clock: configuration.clock)
         let shared = Shared(configuration: configuration, responder: responder)
         var states: [LoopBound<ServerLoopState>] = []
         do {
@@ -149,6 +174,15 @@ package final class HTTPServer: Sendable {
 
     /// Open connections across all loops.
     package var connectionCount: Int { shared.connectionCount }
+
+    /// The most bytes one connection has held at once for a streamed request or response body: undecoded input,
+    /// body handed to the handler and not yet taken, and output not yet written. Bounded by a few hundred KiB
+    /// whatever the body's size; for tests of that bound.
+    package var peakStreamedBufferBytes: Int { shared.peakStreamedBufferBytes }
+
+    /// How many times a streamed request body paused reading because its handler was behind; for tests of the
+    /// backpressure.
+    package var streamedBodyPauses: Int { shared.streamedBodyPauses }
 
     /// Serves until the calling task is cancelled or ``shutdown()`` is called, then shuts down gracefully.
     package func run() async {

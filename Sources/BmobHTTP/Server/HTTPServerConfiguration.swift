@@ -28,8 +28,12 @@ package struct HTTPServerConfiguration: Sendable {
     /// /64), WebSockets included; more are answered 503 and closed. Keeps one client from holding more than
     /// its share of ``maxConnections``.
     package var maxConnectionsPerAddress: Int
-    /// How long shutdown waits for in-flight requests before closing their connections.
+    /// How long shutdown waits for in-flight requests before closing their connections (real time, whatever
+    /// the ``clock``: shutdown always ends).
     package var shutdownGracePeriod: Duration
+    /// What the loops' timers, and so every timeout of the server, are measured against: the system clock, or
+    /// a ``BmobIO/ManualClock`` that a test advances instead of waiting.
+    package var clock: EventLoopClock
 
     package init(
         host: String = "127.0.0.1",
@@ -42,7 +46,8 @@ package struct HTTPServerConfiguration: Sendable {
         idleTimeout: Duration = .seconds(60),
         maxConnections: Int = 10_000,
         maxConnectionsPerAddress: Int = 1000,
-        shutdownGracePeriod: Duration = .seconds(10)
+        shutdownGracePeriod: Duration = .seconds(10),
+        clock: EventLoopClock = .system
     ) {
         self.host = host
         self.port = port
@@ -55,6 +60,7 @@ package struct HTTPServerConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.shutdownGracePeriod = shutdownGracePeriod
+        self.clock = clock
     }
 }
 

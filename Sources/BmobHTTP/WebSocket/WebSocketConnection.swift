@@ -15,7 +15,7 @@ package final class WebSocketConnection: ChannelHandler, ConnectionTimerOwner {
     private let state: ServerLoopState
     private var machine: WebSocketStateMachine
     private var handler: (any WebSocketHandler)?
-    /// When the peer last sent anything (monotonic nanoseconds).
+    /// When the peer last sent anything (nanoseconds of the loop's clock).
     private var lastReceived: UInt64
     /// Whether a ping went out since the peer last sent anything.
     private var pingSent = false
@@ -31,7 +31,7 @@ package final class WebSocketConnection: ChannelHandler, ConnectionTimerOwner {
         self.configuration = configuration
         self.state = state
         self.machine = WebSocketStateMachine(role: .server, maximumMessageSize: max(125, configuration.maximumMessageSize))
-        self.lastReceived = Posix.monotonicNanoseconds()
+        self.lastReceived = channel.loop.now
         self.pingInterval = configuration.pingInterval.nanoseconds
         self.pongTimeout = configuration.pongTimeout.nanoseconds
     }
@@ -89,7 +89,7 @@ package final class WebSocketConnection: ChannelHandler, ConnectionTimerOwner {
     package func close(code: WebSocketCloseCode = .normalClosure, reason: String = "") {
         guard channel.isOpen, let action = machine.closeRequested(code: code, reason: reason) else { return }
         perform(action)
-        let deadline = Posix.monotonicNanoseconds() &+ configuration.closeTimeout.nanoseconds
+        let deadline = channel.loop.now &+ configuration.closeTimeout.nanoseconds
         closeDeadline = deadline
         armTimer(at: deadline)
     }
@@ -97,7 +97,7 @@ package final class WebSocketConnection: ChannelHandler, ConnectionTimerOwner {
     // MARK: - ChannelHandler
 
     package func channelRead(_ channel: Channel, _ bytes: UnsafeRawBufferPointer) {
-        lastReceived = Posix.monotonicNanoseconds()
+        lastReceived = channel.loop.now
         if pingSent {
             // The answer to our ping: the armed timer waits for the pong deadline; the next ping is due one
             // interval from now.
@@ -164,7 +164,7 @@ package final class WebSocketConnection: ChannelHandler, ConnectionTimerOwner {
 
     func timerFired(armedFor when: UInt64) {
         guard timer.fired(armedFor: when), channel.isOpen else { return }
-        let now = Posix.monotonicNanoseconds()
+        let now = channel.loop.now
         if let closeDeadline {
             if now >= closeDeadline {
                 channel.close()

@@ -75,9 +75,15 @@ package final class Channel: Selectable {
         if events.contains(.writable) {
             flush()
         }
-        if events.contains(.readable), isOpen {
-            readAvailable()
+        guard events.contains(.readable), isOpen else { return }
+        if readingPaused, state != .lingering {
+            // Not watching for input, yet told of a hangup: the peer reset the connection or closed both ways,
+            // which selectors report whatever the interest. Nothing can be read or written any more, and leaving
+            // it would have a level-triggered selector report it on every poll.
+            if events.contains(.hangup) { close() }
+            return
         }
+        readAvailable()
     }
 
     private func readAvailable() {

@@ -12,10 +12,13 @@ import CSystemShims
 /// 3. Nothing that blocks may run on the loop; use a ``ThreadPool``.
 /// 4. Work submitted from inside ``batchingWakeups(_:)`` is queued at once, but the loop is woken only when
 ///    the batch ends (``WakeBatch``).
+/// 5. Time is the loop's ``clock`` (read it with ``now``): the system's monotonic clock, or a ``ManualClock``
+///    under test, which only moves when advanced.
 package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringConvertible {
-    // Invariant: `selector`, `registrations`, `timers`, `readBuffer` and `stopped` are touched only on the
-    // loop thread (rule 2, asserted). `pending`, `wakePending` and `stopRequested` are guarded by `lock`.
-    // `loopThread` is written once by the loop thread before `start()` returns to its caller.
+    // Invariant: `selector`, `registrations`, `timers`, `readBuffer`, `stopped` and `selectorEventCount` are
+    // touched only on the loop thread (rule 2, asserted). `pending`, `wakePending`, `stopRequested` and `exited`
+    // are guarded by `lock`. `loopThread` is written once by the loop thread before `start()` returns to its
+    // caller.
 
     private enum Work {
         case closure(@Sendable () -> Void)
@@ -41,16 +44,36 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
     private var loopThread: Thread?
     private let started = ConditionLock()
     private var stopped = false
+    /// Set, under `lock`, when the loop has left its run loop: work submitted afterwards never runs.
+    private var exited = false
+    /// The loop's clock; `manualClock` is its manual clock, if that is what it is (one check on every read).
+    package let clock: EventLoopClock
+    private let manualClock: ManualClock?
+    /// Descriptor events handled so far, for ``settle()``.
+    private var selectorEventCount: UInt64 = 0
 
     /// A buffer connections on this loop read into; handlers copy what they keep.
     package let readBuffer: UnsafeMutableRawBufferPointer
 
     /// Creates a loop; call ``start()`` to run it on its own thread.
-    package init(index: Int = 0, selectorKind: SelectorKind = .platformDefault, readBufferSize: Int = 64 * 1024) throws(IOError) {
+    ///
+    /// - Parameter clock: what the loop's timers are measured against; a manual clock makes them fire only
+    ///   when it is advanced.
+    package init(
+        index: Int = 0, selectorKind: SelectorKind = .platformDefault, readBufferSize: Int = 64 * 1024,
+        clock: EventLoopClock = .system
+    ) throws(IOError) {
         self.index = index
         self.selector = try selectorKind.makeSelector()
         self.waker = selector.waker
         self.readBuffer = .allocate(byteCount: readBufferSize, alignment: 16)
+        self.clock = clock
+        if case .manual(let manual) = clock {
+            self.manualClock = manual
+            manual.attach(self)
+        } else {
+            self.manualClock = nil
+        }
     }
 
     deinit {
@@ -179,17 +202,27 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
         UInt64(generation) << 32 | UInt64(UInt32(bitPattern: fd))
     }
 
-    /// The loop's time in monotonic nanoseconds: what its timers are measured against. Code on the loop reads
-    /// time here rather than from the system, so that the loop's clock can be replaced in one place.
+    /// The loop's time in monotonic nanoseconds, read from its ``clock``: what its timers are measured
+    /// against. Code on the loop reads time here rather than from the system, so that a manual clock governs it
+    /// in tests. May be read from any thread.
     package var now: UInt64 {
-        Posix.monotonicNanoseconds()
+        if let manualClock { return manualClock.now }
+        return Posix.monotonicNanoseconds()
     }
 
-    /// Calls `callback` on the loop once `delay` nanoseconds have passed.
+    /// Calls `callback` on the loop once `delay` nanoseconds have passed on its clock.
     @discardableResult
     package func scheduleTimer(afterNanoseconds delay: UInt64, _ callback: @escaping () -> Void) -> TimerID {
         assertInEventLoop()
-        return TimerID(rawValue: timers.schedule(deadline: Posix.monotonicNanoseconds() &+ delay, callback))
+        return TimerID(rawValue: timers.schedule(deadline: now &+ delay, callback))
+    }
+
+    /// Calls `callback` on the loop once its clock reads `deadline` (at once, on the loop's next turn, when it
+    /// already does).
+    @discardableResult
+    package func scheduleTimer(atNanoseconds deadline: UInt64, _ callback: @escaping () -> Void) -> TimerID {
+        assertInEventLoop()
+        return TimerID(rawValue: timers.schedule(deadline: deadline, callback))
     }
 
     /// Cancels a timer that has not fired yet.
@@ -198,19 +231,87 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
         timers.cancel(id.rawValue)
     }
 
+    // MARK: - Manual time
+
+    /// Runs `body` on the loop unless the loop has stopped (then returns `false` without running it).
+    private func executeUnlessExited(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let onLoop = inEventLoop
+        let needsWake: Bool? = lock.withLock {
+            guard !exited else { return nil }
+            pending.append(.closure(body))
+            guard !onLoop, !wakePending else { return false }
+            wakePending = true
+            return true
+        }
+        guard let needsWake else { return false }
+        if needsWake { waker.wake() }
+        return true
+    }
+
+    /// Waits for one turn of the loop; `nil` when the loop has stopped, else how many descriptor events it had
+    /// handled by then.
+    private func eventCountAfterATurn() async -> UInt64? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<UInt64?, Never>) in
+            let queued = executeUnlessExited { continuation.resume(returning: self.selectorEventCount) }
+            if !queued { continuation.resume(returning: nil) }
+        }
+    }
+
+    /// Returns once the loop has polled its descriptors and found nothing new: connections accepted, bytes read,
+    /// closes seen. Every poll between two turns of the loop happens after the first turn, so two turns with the
+    /// same event count mean a poll that found nothing. Used by ``ManualClock/advance(by:)``.
+    func settle() async {
+        guard var count = await eventCountAfterATurn() else { return }
+        for _ in 0..<1000 {
+            guard let next = await eventCountAfterATurn(), next != count else { return }
+            count = next
+        }
+    }
+
+    /// Fires, on the loop, every timer due at the loop's time (also those that come due as others fire), and
+    /// returns once they ran. Used by ``ManualClock/advance(by:)``.
+    func fireDueTimers() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let queued = executeUnlessExited {
+                self.runDueTimers()
+                continuation.resume()
+            }
+            if !queued { continuation.resume() }
+        }
+    }
+
+    private func runDueTimers() {
+        while !timers.isEmpty {
+            let due = timers.popExpired(now: now)
+            if due.isEmpty { return }
+            for callback in due { callback() }
+        }
+    }
+
     // MARK: - The loop
+
+    /// How long the selector may wait: not at all with work queued, else until the next timer. With a manual
+    /// clock a future timer never ends the wait: only advancing the clock (which wakes the loop) makes it due.
+    private func selectorTimeout(hasWork: Bool) -> UInt64? {
+        if hasWork { return 0 }
+        guard let deadline = timers.nextDeadline() else { return nil }
+        let now = self.now
+        if deadline <= now { return 0 }
+        return manualClock == nil ? deadline - now : nil
+    }
 
     private func run() {
         while true {
-            let (hasWork, shouldStop) = lock.withLock { (!pending.isEmpty, stopRequested) }
-            if shouldStop, !hasWork { break }
-            var timeout: UInt64? = hasWork ? 0 : nil
-            if timeout == nil, let deadline = timers.nextDeadline() {
-                let now = Posix.monotonicNanoseconds()
-                timeout = deadline > now ? deadline - now : 0
+            let (hasWork, shouldStop) = lock.withLock {
+                let hasWork = !pending.isEmpty
+                if stopRequested, !hasWork { exited = true }
+                return (hasWork, stopRequested)
             }
+            if shouldStop, !hasWork { break }
+            let timeout = selectorTimeout(hasWork: hasWork)
             do {
                 try selector.whenReady(timeoutNanoseconds: timeout) { token, events in
+                    selectorEventCount &+= 1
                     let fd = Int(UInt32(truncatingIfNeeded: token))
                     let tokenGeneration = UInt32(truncatingIfNeeded: token >> 32)
                     guard fd < registrations.count, let registration = registrations[fd],
@@ -222,7 +323,7 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
                 preconditionFailure("\(self) selector failed: \(error)")
             }
             if !timers.isEmpty {
-                for callback in timers.popExpired(now: Posix.monotonicNanoseconds()) {
+                for callback in timers.popExpired(now: now) {
                     callback()
                 }
             }
@@ -240,6 +341,7 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
             }
         }
         stopped = true
+        manualClock?.detach(self)
         timers.removeAll()
         registrations.removeAll()
         selector.close()

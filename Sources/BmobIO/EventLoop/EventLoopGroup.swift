@@ -11,12 +11,15 @@ package final class EventLoopGroup: Sendable {
     package let loops: [EventLoop]
     private let nextIndex = NextIndex()
 
-    /// Creates and starts `count` loops.
-    package init(loopCount: Int = EventLoopGroup.coreCount, selectorKind: SelectorKind = .platformDefault) throws(IOError) {
+    /// Creates and starts `loopCount` loops, all reading time from `clock`.
+    package init(
+        loopCount: Int = EventLoopGroup.coreCount, selectorKind: SelectorKind = .platformDefault,
+        clock: EventLoopClock = .system
+    ) throws(IOError) {
         precondition(loopCount > 0, "an event loop group needs at least one loop")
         var loops: [EventLoop] = []
         for index in 0..<loopCount {
-            loops.append(try EventLoop(index: index, selectorKind: selectorKind))
+            loops.append(try EventLoop(index: index, selectorKind: selectorKind, clock: clock))
         }
         self.loops = loops
         for loop in loops { loop.start() }

@@ -123,6 +123,27 @@ package enum Posix {
         return value
     }
 
+    /// Opens the file at `path` for reading, close-on-exec. Blocking: call it on a ``ThreadPool``.
+    package static func openForReading(_ path: String) throws(IOError) -> Int32 {
+        Int32(try blockingCall("open") { Int(Glibc.open(path, O_RDONLY | O_CLOEXEC)) })
+    }
+
+    /// The size in bytes of the open file `fd`; fails with `EISDIR` for a directory.
+    package static func fileSize(_ fd: Int32) throws(IOError) -> Int {
+        var status = stat()
+        _ = try blockingCall("fstat") { Int(fstat(fd, &status)) }
+        if (status.st_mode & S_IFMT) == S_IFDIR { throw IOError(errno: EISDIR, function: "fstat") }
+        return Int(status.st_size)
+    }
+
+    /// Reads up to `buffer.count` bytes of the file `fd` at `offset`; 0 at its end. Blocking: call it on a
+    /// ``ThreadPool``.
+    package static func pread(
+        _ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, offset: Int
+    ) throws(IOError) -> Int {
+        try blockingCall("pread") { Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
     /// Nanoseconds on the monotonic clock.
     package static func monotonicNanoseconds() -> UInt64 {
         var time = timespec()

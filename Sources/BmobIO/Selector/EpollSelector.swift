@@ -31,8 +31,10 @@ package final class EpollSelector: Selector {
     }
 
     private func control(_ operation: Int32, fd: Int32, interest: SelectorEventSet, token: UInt64) throws(IOError) {
-        var mask: UInt32 = CSystemShims_EPOLLRDHUP
-        if interest.contains(.readable) { mask |= CSystemShims_EPOLLIN }
+        // RDHUP (the peer's end of stream) only with input interest: it is level-triggered, so a descriptor whose
+        // reading is paused would otherwise be reported on every poll until it resumed.
+        var mask: UInt32 = 0
+        if interest.contains(.readable) { mask |= CSystemShims_EPOLLIN | CSystemShims_EPOLLRDHUP }
         if interest.contains(.writable) { mask |= CSystemShims_EPOLLOUT }
         while CSystemShims_epoll_ctl(epollFD, operation, fd, mask, token) != 0 {
             let error = CSystemShims_errno()

@@ -6,23 +6,24 @@ package struct BmobResponder: HTTPResponder {
     private let router: Router
     private let handlers: [BmobRouter.Handler]
     private let server: ServerContext
-    /// Whether any route sets its own body limit; when none does, a request's head needs no routing of its own
-    /// (the request is routed once, in ``respond(to:)``).
-    private let hasRouteBodyLimits: Bool
+    /// Whether any route sets its own body limit or streams its body; when none does, a request's head needs no
+    /// routing of its own (the request is routed once, in ``respond(to:)``).
+    private let hasRouteBodyPolicies: Bool
 
     package init(router: BmobRouter, server: ServerContext) {
         self.router = router.router
         self.handlers = router.handlers
         self.server = server
-        self.hasRouteBodyLimits = router.router.routes.contains { $0.bodyLimit != nil }
+        self.hasRouteBodyPolicies =
+            router.router.hasStreamedBodies || router.router.routes.contains { $0.bodyLimit != nil }
     }
 
-    package func bodyLimit(for head: HTTPRequestHead) -> Int? {
-        guard hasRouteBodyLimits else { return nil }
+    package func bodyPolicy(for head: HTTPRequestHead) -> HTTPRequestBodyPolicy {
+        guard hasRouteBodyPolicies else { return .standard }
         if case .found(let route, _) = router.match(head.method, path: head.path) {
-            return route.bodyLimit
+            return router.bodyPolicy(route)
         }
-        return nil
+        return .standard
     }
 
     /// Runs the route's handler with a ``RequestTrace``. Every 5xx is logged once with the request id (here, or

@@ -13,24 +13,35 @@ package struct BmobRouter: Sendable {
     package init() {}
 
     /// A route that needs no app headers.
+    ///
+    /// - Parameters:
+    ///   - bodyLimit: the largest body the route accepts (`nil`: the server's default).
+    ///   - bodyStream: whether the handler receives the body as it arrives, in `request.http.bodyStream`, with
+    ///     backpressure, instead of whole in `request.http.body` (uploads of any size in bounded memory).
     package mutating func open(
         _ method: HTTPMethod,
         _ pattern: String,
         bodyLimit: Int? = nil,
+        bodyStream: Bool = false,
         _ handler: @escaping Handler
     ) {
-        router.add(method, pattern, bodyLimit: bodyLimit)
+        router.add(method, pattern, bodyLimit: bodyLimit, streamsBody: bodyStream)
         handlers.append(handler)
     }
 
     /// A route that runs only for a request carrying a known app id and its REST or Master key.
+    ///
+    /// - Parameters:
+    ///   - bodyLimit: the largest body the route accepts (`nil`: the server's default).
+    ///   - bodyStream: whether the handler receives the body as it arrives (see ``open(_:_:bodyLimit:bodyStream:_:)``).
     package mutating func app(
         _ method: HTTPMethod,
         _ pattern: String,
         bodyLimit: Int? = nil,
+        bodyStream: Bool = false,
         _ handler: @escaping @Sendable (BmobRequest, AppContext) async throws -> HTTPResponse
     ) {
-        open(method, pattern, bodyLimit: bodyLimit) { request in
+        open(method, pattern, bodyLimit: bodyLimit, bodyStream: bodyStream) { request in
             let apps = request.server.apps
             var context: AppContext
             if let opened = try AppAuthenticator.authenticateOpened(request.http, apps: apps) {

@@ -14,14 +14,17 @@ import Darwin
 /// Every call blocks a thread of a private pool, never a thread of Swift's shared executor: tests run in
 /// parallel, and blocked shared threads would stall unrelated tasks (a server's shutdown, say).
 ///
-/// Not thread-safe: use one connection from one task at a time.
+/// Not thread-safe: use one connection from one task at a time — except that one send may run beside one read
+/// (an upload racing its answer): sends touch only the socket.
 package final class RawHTTPConnection: @unchecked Sendable {
-    // Invariant: callers never use one connection from two tasks at once (documented above); each call runs
-    // to completion on a pool thread before the caller continues, so state is touched by one thread at a time.
+    // Invariant: callers never use one connection from two tasks at once (documented above), except a send
+    // beside a read, and sends touch only `fd`; each call runs to completion on a pool thread before the caller
+    // continues, so `buffer` is touched by one thread at a time. `closed` is set once, by `reset()`.
     // Many tests wait on reads at once when the whole suite runs in parallel; threads are cheap while they
     // wait, and too few of them would delay unrelated tests' sends past their protocol timeouts.
     private static let pool = ThreadPool(threadCount: 128, name: "raw-http")
     private let fd: Int32
+    private var closed = false
     private var buffer: [UInt8] = []
     /// Seconds a read waits before ``RawHTTPError/timeout``.
     package var timeout: Double
@@ -59,6 +62,15 @@ package final class RawHTTPConnection: @unchecked Sendable {
     }
 
     deinit {
+        if !closed { close(fd) }
+    }
+
+    /// Closes the connection abruptly (a reset, not a FIN): a client that gives up mid-transfer.
+    package func reset() {
+        guard !closed else { return }
+        closed = true
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         close(fd)
     }
 
@@ -82,6 +94,20 @@ package final class RawHTTPConnection: @unchecked Sendable {
 
     package func send(_ text: String) async throws {
         try await send(Array(text.utf8))
+    }
+
+    /// Sends `block` over and over until `count` bytes are sent (the last copy cut short): a large body without
+    /// holding it. Blocks while the server does not read.
+    package func send(repeating block: [UInt8], count: Int) async throws {
+        precondition(!block.isEmpty, "nothing to repeat")
+        try await Self.pool.run { _ in
+            var left = count
+            while left > 0 {
+                let piece = min(left, block.count)
+                try self.blockingSend(piece == block.count ? block : Array(block[..<piece]))
+                left -= piece
+            }
+        }
     }
 
     private func blockingSend(_ bytes: [UInt8]) throws {
@@ -128,7 +154,7 @@ package final class RawHTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func readOneResponse() throws -> RawHTTPResponse {
+    private func readHead() throws -> RawHTTPResponse {
         var headEnd: Int?
         while headEnd == nil {
             headEnd = findHeadEnd()
@@ -150,21 +176,107 @@ package final class RawHTTPConnection: @unchecked Sendable {
             headers.add(name: String(line[..<colon]), value: line[line.index(after: colon)...].trimmingSpaces())
         }
         buffer.removeFirst(headEnd!)
+        let reason = parts.count > 2 ? String(parts[2]) : ""
+        return RawHTTPResponse(status: status, reason: reason, headers: headers, body: [])
+    }
+
+    private func readOneResponse() throws -> RawHTTPResponse {
+        var response = try readHead()
         var body: [UInt8] = []
-        if status >= 200, status != 204, status != 304 {
-            if let lengthText = headers["Content-Length"], let length = Int(lengthText) {
-                while buffer.count < length {
+        _ = try readBody(of: response) { piece in
+            body += piece
+            return true
+        }
+        response.body = body
+        return response
+    }
+
+    /// Reads the body that follows `response`'s head — `Content-Length`, chunked, or up to end of stream — and
+    /// hands it to `consume` piece by piece, until `consume` returns `false`.
+    ///
+    /// - Returns: whether the whole body was read.
+    private func readBody(of response: RawHTTPResponse, _ consume: (ArraySlice<UInt8>) -> Bool) throws -> Bool {
+        guard response.status >= 200, response.status != 204, response.status != 304 else { return true }
+        if response.headers["Transfer-Encoding"]?.lowercased() == "chunked" {
+            return try readChunkedBody(consume)
+        }
+        if let lengthText = response.headers["Content-Length"], let length = Int(lengthText) {
+            var left = length
+            while left > 0 {
+                if buffer.isEmpty {
                     guard try fill() else { throw RawHTTPError.closed }
                 }
-                body = Array(buffer[0..<length])
-                buffer.removeFirst(length)
-            } else {
-                while try fill() {}
-                body = buffer
-                buffer = []
+                let piece = min(left, buffer.count)
+                let keepGoing = consume(buffer[..<piece])
+                buffer.removeFirst(piece)
+                left -= piece
+                if !keepGoing { return left == 0 }
             }
+            return true
         }
-        return RawHTTPResponse(status: status, reason: parts.count > 2 ? String(parts[2]) : "", headers: headers, body: body)
+        while true {
+            if !buffer.isEmpty {
+                let keepGoing = consume(buffer[...])
+                buffer = []
+                if !keepGoing { return false }
+            }
+            guard try fill() else { return true }
+        }
+    }
+
+    private func readChunkedBody(_ consume: (ArraySlice<UInt8>) -> Bool) throws -> Bool {
+        while true {
+            let sizeLine = try readLine()
+            let sizeText = sizeLine.split(separator: ";").first.map(String.init) ?? ""
+            guard let size = Int(sizeText.trimmingSpaces(), radix: 16) else {
+                throw RawHTTPError.malformed("bad chunk size '\(sizeLine)'")
+            }
+            if size == 0 {
+                while try !readLine().isEmpty {}  // trailer fields, then the empty line
+                return true
+            }
+            var left = size
+            while left > 0 {
+                if buffer.isEmpty {
+                    guard try fill() else { throw RawHTTPError.closed }
+                }
+                let piece = min(left, buffer.count)
+                let keepGoing = consume(buffer[..<piece])
+                buffer.removeFirst(piece)
+                left -= piece
+                if !keepGoing { return false }
+            }
+            guard try readLine().isEmpty else { throw RawHTTPError.malformed("chunk not followed by CRLF") }
+        }
+    }
+
+    /// The next line of the stream, without its CRLF.
+    private func readLine() throws -> String {
+        while true {
+            if let end = buffer.firstIndex(of: 0x0A) {
+                var line = buffer[..<end]
+                if line.last == 0x0D { line = line.dropLast() }
+                let text = String(decoding: line, as: UTF8.self)
+                buffer.removeFirst(end + 1)
+                return text
+            }
+            guard try fill() else { throw RawHTTPError.closed }
+        }
+    }
+
+    /// Reads one response, handing its body to `consume` piece by piece instead of keeping it (bodies too large
+    /// to hold); `consume` returns `false` to stop reading the body there, as a client that gives up would.
+    ///
+    /// - Returns: the response without its body, and whether the whole body was read.
+    package func readStreamedResponse(
+        _ consume: @escaping @Sendable (ArraySlice<UInt8>) -> Bool
+    ) async throws -> (response: RawHTTPResponse, complete: Bool) {
+        try await Self.pool.run { _ in
+            var response = try self.readHead()
+            while response.status < 200 { response = try self.readHead() }
+            let complete = try self.readBody(of: response, consume)
+            return (response, complete)
+        }
     }
 
     private func findHeadEnd() -> Int? {

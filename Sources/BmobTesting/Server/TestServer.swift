@@ -1,5 +1,5 @@
 package import BmobServer
-import BmobIO
+package import BmobIO
 import BmobWire
 package import Foundation
 
@@ -37,6 +37,8 @@ package final class TestServer: Sendable {
     /// - Parameters:
     ///   - dataDirectory: reuse this folder (to test restarts); by default a new temporary one, removed by ``stop()``.
     ///   - clock: the server's clock.
+    ///   - loopClock: the event loops' clock, which every connection timeout is measured against: a
+    ///     ``BmobIO/ManualClock`` (`.manual(clock)`) lets a test advance time instead of waiting for it.
     ///   - providers: where SMS codes and mails go (a ``RecordingMessageProvider``, say); by default the
     ///     development outbox in the data folder (read it with ``outbox()``).
     ///   - security: the test app's security policy, when a fresh data folder gets one (defaults otherwise).
@@ -44,6 +46,7 @@ package final class TestServer: Sendable {
     package static func start(
         dataDirectory: URL? = nil,
         clock: ServerClock = .system,
+        loopClock: EventLoopClock = .system,
         logger: Logger = .disabled,
         providers: MessageProviders? = nil,
         authValidators: AuthDataValidators? = nil,
@@ -72,7 +75,7 @@ package final class TestServer: Sendable {
             )
         }
         let server = try await Server.start(
-            configuration: configuration, clock: clock, logger: logger, providers: providers,
+            configuration: configuration, clock: clock, loopClock: loopClock, logger: logger, providers: providers,
             authValidators: authValidators)
         return TestServer(server: server, dataDirectory: directory, ownsDirectory: dataDirectory == nil)
     }

@@ -10,11 +10,17 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
 
     package var description: String { "\(code) \(reasonPhrase)" }
 
+    /// Whether a response with this status carries a body (RFC 9110 §6.4.1: not 1xx, 204 or 304).
+    package var permitsBody: Bool {
+        code >= 200 && code != 204 && code != 304
+    }
+
     package static let `continue` = Self(code: 100)
     package static let switchingProtocols = Self(code: 101)
     package static let ok = Self(code: 200)
     package static let created = Self(code: 201)
     package static let noContent = Self(code: 204)
+    package static let partialContent = Self(code: 206)
     package static let badRequest = Self(code: 400)
     package static let unauthorized = Self(code: 401)
     package static let forbidden = Self(code: 403)
@@ -23,6 +29,7 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     package static let requestTimeout = Self(code: 408)
     package static let payloadTooLarge = Self(code: 413)
     package static let uriTooLong = Self(code: 414)
+    package static let rangeNotSatisfiable = Self(code: 416)
     package static let expectationFailed = Self(code: 417)
     package static let requestHeaderFieldsTooLarge = Self(code: 431)
     package static let internalServerError = Self(code: 500)
@@ -38,6 +45,7 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 201: "Created"
         case 202: "Accepted"
         case 204: "No Content"
+        case 206: "Partial Content"
         case 301: "Moved Permanently"
         case 302: "Found"
         case 304: "Not Modified"
@@ -52,6 +60,7 @@ package struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 413: "Content Too Large"
         case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
+        case 416: "Range Not Satisfiable"
         case 417: "Expectation Failed"
         case 426: "Upgrade Required"
         case 429: "Too Many Requests"

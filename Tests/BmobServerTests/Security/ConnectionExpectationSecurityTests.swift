@@ -1,3 +1,4 @@
+import BmobIO
 import BmobServer
 import BmobTesting
 import BmobWire
@@ -7,6 +8,21 @@ import Testing
 /// Issue 14, item 19 (second half): an `Expect` the server cannot meet is refused with 417 before the
 /// request runs.
 @Suite("Security: Expect header") struct ConnectionExpectationSecurityTests {
+    /// The time of the test's server, which never moves: no answer here may depend on a timer.
+    let clock = ManualClock()
+
+    /// Starts a test server on the manual clock, runs `body`, and always stops the server.
+    private func withTestServer(_ body: (TestServer) async throws -> Void) async throws {
+        let server = try await TestServer.start(loopClock: .manual(clock))
+        do {
+            try await body(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     private func createRequest(_ server: TestServer, expect: String, name: String) -> [UInt8] {
         HTTPRequestText.make(
             "POST", "/1/classes/ExpectProbe", headers: server.appHeaders + [("Expect", expect)],

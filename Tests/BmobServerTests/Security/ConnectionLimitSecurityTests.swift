@@ -1,3 +1,4 @@
+import BmobIO
 import BmobServer
 import BmobTesting
 import BmobWire
@@ -7,6 +8,23 @@ import Testing
 /// Issue 14, item 4: connections that never send a request, or many from one client, cannot take the
 /// server's connection slots from everyone else.
 @Suite("Security: connection slots") struct ConnectionLimitSecurityTests {
+    /// The time of the test's server: timeouts are advanced past, not waited for.
+    let clock = ManualClock()
+
+    /// Starts a test server on the manual clock, runs `body`, and always stops the server.
+    private func withTestServer(
+        configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestServer) async throws -> Void
+    ) async throws {
+        let server = try await TestServer.start(loopClock: .manual(clock), configure: configure)
+        do {
+            try await body(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     /// A connection that sent `GET /health` and got its answer: admitted, and kept open (keep-alive).
     private func servedConnection(_ server: TestServer, source: String? = nil) async throws -> RawHTTPConnection {
         let connection = try server.connect(source: source)
@@ -77,6 +95,10 @@ import Testing
             // Closing the WebSocket frees its slot.
             try await subscriber.socket.send(text: "0::")
             #expect(try await subscriber.socket.nextClose() == .normalClosure)
+            // The client answers the closing handshake and closes its side once the server has closed TCP.
+            try await subscriber.socket.send(WebSocketFrame.close(code: .normalClosure))
+            #expect(try await subscriber.socket.nextFrame() == nil)
+            subscriber.socket.connection.shutdownWrite()
             #expect(await server.waitForConnectionCount(1))
             _ = try await servedConnection(server)
             _ = held
@@ -86,8 +108,9 @@ import Testing
     @Test func aConnectionThatSendsNothingIsClosedAfterTheHeaderTimeout() async throws {
         try await withTestServer(configure: { $0.headerTimeoutSeconds = 2; $0.idleTimeoutSeconds = 120 }) { server in
             let served = try await servedConnection(server)
-            // Before the fix a silent connection waited out the idle timeout (here 120 s, far past this read's).
-            let silent = try server.connect(timeout: 15)
+            // Before the fix a silent connection waited out the idle timeout (here 120 s).
+            let silent = try server.connect()
+            await clock.advance(by: .seconds(2))
             await #expect(throws: RawHTTPError.closed) { _ = try await silent.readResponse() }
             // The connection that completed a request has idled longer than the header timeout by now: keep-alive
             // idling is still governed by the idle timeout.
@@ -99,8 +122,9 @@ import Testing
     @Test func aHeadStartedRightAfterAcceptMustStillArriveWithinTheHeaderTimeout() async throws {
         try await withTestServer(configure: { $0.headerTimeoutSeconds = 2 }) { server in
             // Slowloris: one byte of head, then nothing. The answer is 408 in Bmob's shape.
-            let slow = try server.connect(timeout: 15)
+            let slow = try server.connect()
             try await slow.send("G")
+            await clock.advance(by: .seconds(2))
             let response = try await slow.readResponse()
             #expect(response.status == 408)
             #expect(response.json?["code"]?.int64Value == 408)
