@@ -135,7 +135,8 @@ package final class Server: Sendable {
         VerificationRoutes.register(in: &router, runner: runner, email: email)
         NativeRoutes.register(in: &router, runner: runner)
         let feeds = RealtimeFeeds(logger: logger)
-        let socketIO = SocketIOGateway(feeds: feeds, apps: apps, configuration: configuration, logger: logger)
+        let socketIO = SocketIOGateway(
+            feeds: feeds, apps: apps, configuration: configuration, logger: logger, clock: loopClock)
         socketIO.register(in: &router)
         let responder = BmobResponder(router: router, server: context)
 

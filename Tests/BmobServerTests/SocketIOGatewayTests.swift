@@ -1,3 +1,4 @@
+import BmobIO
 import BmobServer
 import BmobTesting
 import BmobWire
@@ -326,21 +327,34 @@ import Testing
     }
 
     @Test func heartbeatsFlowAndSilentClientsAreDropped() async throws {
-        // Timeouts generous enough for a loaded machine, where the test's own answers may take a while.
-        try await withTestServer(configure: { $0.realtimeHeartbeatSeconds = 1; $0.realtimeTimeoutSeconds = 4 }) { server in
+        // On a manual clock: heartbeats and the silence timeout happen when the test moves time, not on a timer.
+        let clock = ManualClock()
+        let server = try await TestServer.start(loopClock: .manual(clock)) {
+            $0.realtimeHeartbeatSeconds = 1
+            $0.realtimeTimeoutSeconds = 4
+        }
+        do {
             let handshake = try SocketIOHandshake(parsing: try await server.request("GET", "/socket.io/1/").text)
             #expect(handshake.heartbeatTimeout == 4)
             let client = try await SocketIOTestClient.connect(server)
             // The server's heartbeat is `2:::`; answering keeps the connection.
-            #expect(try await client.nextPacket(skippingHeartbeats: false) == .heartbeat)
-            try await client.socket.send(text: "2::")
-            #expect(try await client.nextPacket(skippingHeartbeats: false) == .heartbeat)
-            try await client.socket.send(text: "2::")
-            // Silence from now on: dropped within the timeout plus one heartbeat.
-            client.socket.connection.timeout = 15
-            let start = ContinuousClock.now
+            for _ in 0..<3 {
+                await clock.advance(by: .seconds(1))
+                #expect(try await client.nextPacket(skippingHeartbeats: false) == .heartbeat)
+                try await client.socket.send(text: "2::")
+            }
+            // Three seconds after the last answer the client is still there (heartbeats keep coming)…
+            for _ in 0..<3 {
+                await clock.advance(by: .seconds(1))
+                #expect(try await client.nextPacket(skippingHeartbeats: false) == .heartbeat)
+            }
+            // …and once it has been silent for longer than the timeout, it is dropped.
+            await clock.advance(by: .seconds(2))
             #expect(try await client.socket.nextClose() == .goingAway)
-            #expect(ContinuousClock.now - start < .seconds(10))
+        } catch {
+            await server.stop()
+            throw error
         }
+        await server.stop()
     }
 }

@@ -13,7 +13,7 @@ struct POSIXWebSocketTransportTests {
         let transport = POSIXWebSocketTransport(configuration: configuration)
         let recorder = TransportRecorder()
         let url = try #require(URL(string: "ws://127.0.0.1:\(peer.port)\(path)"))
-        try await transport.connect(to: url, headers: headers, timeout: .seconds(5), onEvent: recorder.handler)
+        try await transport.connect(to: url, headers: headers, timeout: .seconds(20), onEvent: recorder.handler)
         return (transport, recorder)
     }
 
@@ -169,7 +169,7 @@ struct POSIXWebSocketTransportTests {
         let peer = try await PythonPeer(script: "raw_websocket_peer.py")
         defer { peer.stop() }
         let recorder = TransportRecorder()
-        func failure(_ url: String, timeout: Duration = .seconds(5)) async -> WebSocketTransportError? {
+        func failure(_ url: String, timeout: Duration = .seconds(20)) async -> WebSocketTransportError? {
             do {
                 try await POSIXWebSocketTransport().connect(
                     to: URL(string: url)!, headers: [], timeout: timeout, onEvent: recorder.handler)
@@ -207,7 +207,7 @@ struct POSIXWebSocketTransportTests {
         } throws: { error in
             (error as? WebSocketTransportError)?.code == .cancelled
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(15))  // well before the 20 s connect timeout
         _ = try await peer.line(prefix: "GAVEUP /silent")
     }
 

@@ -12,7 +12,7 @@ struct TLSWebSocketTransportTests {
         if let caFile { configuration.tls.trustCertificates(inFile: caFile) }
         let transport = POSIXWebSocketTransport(configuration: configuration)
         let recorder = TransportRecorder()
-        try await transport.connect(to: URL(string: url)!, headers: [], timeout: .seconds(5), onEvent: recorder.handler)
+        try await transport.connect(to: URL(string: url)!, headers: [], timeout: .seconds(20), onEvent: recorder.handler)
         return (transport, recorder)
     }
 

@@ -61,7 +61,7 @@ def read_exactly(connection, count):
 
 def read_close_code(connection):
     """Reads client frames until a close frame; returns its code, or None."""
-    connection.settimeout(5)
+    connection.settimeout(20)
     try:
         while True:
             header = read_exactly(connection, 2)

@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed
 
 
 def handshake(base):
-    with urllib.request.urlopen(f"{base}/socket.io/1/?t={int(time.time() * 1000)}", timeout=5) as response:
+    with urllib.request.urlopen(f"{base}/socket.io/1/?t={int(time.time() * 1000)}", timeout=20) as response:
         return response.read().decode()
 
 
@@ -27,7 +27,7 @@ def create(base, app, key, fields):
         data=json.dumps(fields).encode(),
         headers={"X-Bmob-Application-Id": app, "X-Bmob-REST-API-Key": key, "Content-Type": "application/json"},
     )
-    with urllib.request.urlopen(request, timeout=5) as response:
+    with urllib.request.urlopen(request, timeout=20) as response:
         return json.loads(response.read())
 
 

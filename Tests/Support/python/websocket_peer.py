@@ -50,7 +50,7 @@ async def handler(ws):
             await echo(ws)
         elif path == "/ping":
             waiter = await ws.ping(b"are you there")
-            await asyncio.wait_for(waiter, timeout=5)
+            await asyncio.wait_for(waiter, timeout=20)
             await ws.send("pong received")
             await echo(ws)
         elif path.startswith("/close-by-server"):

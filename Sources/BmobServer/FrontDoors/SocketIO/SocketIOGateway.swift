@@ -1,5 +1,5 @@
 import BmobHTTP
-import BmobIO
+package import BmobIO
 package import BmobWire
 
 /// Bmob's realtime data protocol (socket.io 0.9 over WebSocket) on the server's port:
@@ -29,8 +29,11 @@ package final class SocketIOGateway: Sendable {
     /// Subscriptions one connection may hold; more are refused with an error packet.
     static let maximumSubscriptionsPerSession = 1000
 
-    /// A gateway whose events come from `feeds`.
-    package init(feeds: RealtimeFeeds, apps: AppDirectory, configuration: ServerConfiguration, logger: Logger) {
+    /// A gateway whose events come from `feeds`; handshake ids expire on `clock`, the loops' clock.
+    package init(
+        feeds: RealtimeFeeds, apps: AppDirectory, configuration: ServerConfiguration, logger: Logger,
+        clock: EventLoopClock = .system
+    ) {
         let hub = RealtimeHub<SocketIOTopic, SocketIOSession>()
         self.hub = hub
         self.feeds = feeds
@@ -40,7 +43,7 @@ package final class SocketIOGateway: Sendable {
         self.timeoutSeconds = configuration.realtimeTimeoutSeconds
         self.sessions = SocketIOSessionTable(
             lifetimeSeconds: configuration.realtimeHandshakeLifetimeSeconds,
-            perClientLimit: configuration.realtimeMaxHandshakesPerAddress)
+            perClientLimit: configuration.realtimeMaxHandshakesPerAddress, now: { clock.now })
         self.appSessions = SocketIOAppSessions(limit: configuration.realtimeMaxSessionsPerApp)
         // socket.io heartbeats already prove the client alive; WebSocket pings cover clients that stop
         // answering them at the TCP level. Messages are small subscription requests.

@@ -49,7 +49,7 @@ package final class SocketIOSessionTable: Sendable {
     ///   - now: monotonic nanoseconds (tests pass a clock they move by hand).
     package init(
         lifetimeSeconds: Int, perClientLimit: Int, capacity: Int = SocketIOSessionTable.defaultCapacity,
-        now: @escaping @Sendable () -> UInt64 = { Posix.monotonicNanoseconds() }
+        now: @escaping @Sendable () -> UInt64 = { EventLoopClock.system.now }
     ) {
         self.lifetime = UInt64(max(lifetimeSeconds, 1)) * 1_000_000_000
         self.perClientLimit = perClientLimit
