@@ -3,7 +3,6 @@ package import BmobIO
 import BmobStore
 import BmobWire
 import Foundation
-import Synchronization
 
 /// A Bmob server: apps, storage and the HTTP front doors on one set of event loops.
 ///
@@ -24,7 +23,7 @@ package final class Server: Sendable {
     package let socketIO: SocketIOGateway
     /// The development app created because the data folder had none, if that happened on this start.
     package let createdDevelopmentApp: App?
-    private let lifecycle = Mutex(Lifecycle())
+    private let lifecycle = LockedValue(Lifecycle())
     /// Finished by ``shutdown()`` (or cancellation) to end ``run()``.
     private let stopSignal = AsyncStream<Never>.makeStream(bufferingPolicy: .unbounded)
 

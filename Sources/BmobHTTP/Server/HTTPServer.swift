@@ -29,7 +29,7 @@ package final class HTTPServer: Sendable {
         /// How often a streamed request body paused reading (see ``HTTPServer/streamedBodyPauses``).
         private let streamedPauses = Atomic<Int>(0)
         /// Open connections per client, across all loops; a client's entry goes when its count is zero.
-        private let connectionsByClient = Mutex(BoundedCounts<ClientAddress>())
+        private let connectionsByClient = LockedValue(BoundedCounts<ClientAddress>())
 
         init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
             self.configuration = configuration
@@ -95,7 +95,7 @@ package final class HTTPServer: Sendable {
     /// The address the server listens on (the real port when port 0 was configured).
     package let localAddress: SocketAddress
     private let stopSignal = AsyncStream<Void>.makeStream()
-    private let stopped = Mutex(false)
+    private let stopped = LockedValue(false)
 
     private init(shared: Shared, group: EventLoopGroup, states: [LoopBound<ServerLoopState>], localAddress: SocketAddress) {
         self.shared = shared

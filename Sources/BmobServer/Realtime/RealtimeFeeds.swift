@@ -1,4 +1,4 @@
-import Synchronization
+import BmobIO
 
 /// The server's journal feeds: one ``RealtimeJournalFeed`` per app that a door has asked about, each reading
 /// in a child task of ``run()``, which the server runs beside its HTTP service.
@@ -12,7 +12,7 @@ package final class RealtimeFeeds: Sendable {
         var running = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     private let logger: Logger
     /// Feeds made and not yet taken by ``run()``: one element per app, so the buffer needs no other bound.
     private let started:

@@ -1,5 +1,4 @@
 package import BmobIO
-import Synchronization
 
 /// A per-loop fan-out of events to listeners by key: the one path every realtime event takes to its
 /// subscribers, whether it comes from the journal (through a door's encoder) or not (a server-side publish, a
@@ -30,7 +29,7 @@ package final class RealtimeHub<Key: Hashable & Sendable, Listener: RealtimeList
         var loops: [Key: [LoopBound<Index>]] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     /// Listener calls per step of a loop's fan-out (``RealtimeLoopIndex/stepSize``).
     private let stepSize: Int
 

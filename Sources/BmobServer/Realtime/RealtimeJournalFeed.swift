@@ -1,5 +1,5 @@
+import BmobIO
 import BmobStore
-import Synchronization
 
 /// One app's journal as realtime changes: after each commit it reads the new journal entries and yields them,
 /// as neutral ``RealtimeChange``s, to the consumers (doors) that have interest in the app.
@@ -34,7 +34,7 @@ package final class RealtimeJournalFeed: Sendable {
     /// The app whose journal the feed reads.
     package let runtime: AppRuntime
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     /// Journal entries read per query.
     private static let batchSize = 256
 

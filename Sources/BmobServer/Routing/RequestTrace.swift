@@ -19,9 +19,10 @@ package final class RequestTrace: Sendable {
     private let pattern: String
     private let headers: HTTPHeaders
     private let server: ServerContext
-    /// The request id once needed, and whether a 5xx was reported. A `Mutex` lives inside the trace, so a
-    /// request costs one allocation for it.
-    private let state = Mutex<(id: String?, reported: Bool)>((nil, false))
+    /// The made-up request id once needed (0 until then), and whether a 5xx was reported. Atomics live inside
+    /// the trace, so a request costs one allocation for it.
+    private let generatedId = Atomic<UInt64>(0)
+    private let reported = Atomic<Bool>(false)
 
     /// A trace for `request`, served by the route `pattern`, logging to the server's logger.
     package init(_ request: HTTPRequest, pattern: String, server: ServerContext) {
@@ -36,17 +37,21 @@ package final class RequestTrace: Sendable {
 
     /// The request id: the client's `X-Request-Id` when sane, else one made up once for this request.
     package var requestId: String {
-        state.withLock { state in
-            if let id = state.id { return id }
-            let id = headers["X-Request-Id"].flatMap { Self.isSaneRequestId($0) ? $0 : nil } ?? Self.randomId()
-            state.id = id
-            return id
+        if let supplied = headers["X-Request-Id"], Self.isSaneRequestId(supplied) { return supplied }
+        var id = generatedId.load(ordering: .relaxed)
+        if id == 0 {
+            // Two reports of one request racing here agree on whichever id was stored first.
+            let made = UInt64.random(in: 1 ... .max)
+            let (stored, original) = generatedId.compareExchange(expected: 0, desired: made, ordering: .relaxed)
+            id = stored ? made : original
         }
+        let digits = String(id, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// Whether a 5xx was reported for this request, so its response carries `X-Request-Id`.
     package var hasReported: Bool {
-        state.withLock { $0.reported }
+        reported.load(ordering: .relaxed)
     }
 
     /// Logs a 5xx answer and returns it with the request id in its message; other errors pass unchanged.
@@ -57,7 +62,7 @@ package final class RequestTrace: Sendable {
     package func report(_ error: BmobAPIError, route: String? = nil) -> BmobAPIError {
         guard error.isServerFault else { return error }
         let id = requestId
-        state.withLock { $0.reported = true }
+        reported.store(true, ordering: .relaxed)
         let cause = Self.loggable(error.cause ?? error.message)
         server.logger.error(
             "request \(id) \(route ?? self.route) answered \(error.status.code) (code \(error.code.rawValue)): \(cause)",
@@ -97,12 +102,6 @@ package final class RequestTrace: Sendable {
                 false
             }
         }
-    }
-
-    /// 16 random hexadecimal digits.
-    private static func randomId() -> String {
-        let digits = String(UInt64.random(in: .min ... .max), radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
     /// `text` on one line and at most 500 characters, so that a fault's description cannot forge log lines.

@@ -1,13 +1,13 @@
+import BmobIO
 package import BmobServer
-import Synchronization
 
 /// A clock tests move by hand, for expiry and rate limits.
 package final class TestClock: Sendable {
-    private let now: Mutex<Int64>
+    private let now: LockedValue<Int64>
 
     /// A clock at `start` milliseconds since 1970.
     package init(start: Int64) {
-        now = Mutex(start)
+        now = LockedValue(start)
     }
 
     /// Moves the clock forward.

@@ -1,5 +1,4 @@
 import BmobIO
-import Synchronization
 
 /// Realtime connections holding subscriptions of each app, across all loops, bounded per app. A connection
 /// joins an app with its first subscription there and leaves it with its last one (or when it closes).
@@ -7,7 +6,7 @@ import Synchronization
 /// An app's key is public (every client embeds it), so without a bound one app's subscribers, or anyone
 /// using its key, could take every realtime connection of a server that hosts several apps.
 final class SocketIOAppSessions: Sendable {
-    private let counts = Mutex(BoundedCounts<String>())
+    private let counts = LockedValue(BoundedCounts<String>())
     /// Connections one app may have.
     let limit: Int
 

@@ -1,6 +1,5 @@
 package import BmobIO
 import BmobWire
-import Synchronization
 
 /// Session ids handed out by the socket.io handshake and not yet used. A WebSocket may claim an id once,
 /// within the id's lifetime; an unknown, expired or reused id is refused.
@@ -35,7 +34,7 @@ package final class SocketIOSessionTable: Sendable {
         var perClient: [ClientAddress?: Int] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
     /// How long an id stays claimable, in nanoseconds.
     private let lifetime: UInt64
     private let perClientLimit: Int

@@ -1,5 +1,5 @@
+import BmobIO
 import BmobWire
-import Synchronization
 
 /// Makes object ids the way Bmob's look: 10 lowercase hex characters (40 bits).
 ///
@@ -20,7 +20,7 @@ package struct ObjectIdGenerator: Sendable {
 
     /// Increasing ids with random strides, starting at a random point of the 40-bit range.
     package static let ascending: ObjectIdGenerator = {
-        let state = Mutex(AscendingState())
+        let state = LockedValue(AscendingState())
         return ObjectIdGenerator { state.withLock { $0.next() } }
     }()
 
