@@ -397,4 +397,35 @@ struct StoreQueryTests {
             #expect(count == 2)
         }
     }
+
+    /// `relationOwners` takes any number of targets (RoleService asks with a whole level of child roles): each
+    /// owner comes back once, even when it holds targets of several chunks.
+    @Test(arguments: StoreEngine.allCases)
+    func relationOwnersTakeAnyNumberOfTargets(engine: StoreEngine) async throws {
+        try await engine.withStore { store, _ async throws in
+            let targets = (0..<1200).map { PointerValue(className: "_Role", objectId: "r\($0)") }
+            try await store.write(caller: nil) { transaction in
+                try transaction.recordFields(
+                    className: "_Role", fields: ["roles": .init(type: .relation, targetClass: "_Role")])
+                for owner in ["o1", "o2", "o3", "o4"] {
+                    try transaction.insert(F.object("_Role", owner, [:]))
+                }
+                let add = { (owner: String, key: String, members: [PointerValue]) in
+                    try transaction.addRelation(className: "_Role", objectId: owner, key: key, targets: members)
+                }
+                try add("o1", "roles", [targets[0], targets[1100]])
+                try add("o2", "roles", [targets[700]])
+                try add("o3", "roles", [PointerValue(className: "_Role", objectId: "x")])
+                try add("o4", "users", [targets[5]])
+            }
+            let owners = try await store.read { transaction in
+                try transaction.relationOwners(className: "_Role", key: "roles", holdingAnyOf: targets)
+            }
+            #expect(owners.map(\.objectId).sorted() == ["o1", "o2"])
+            let none = try await store.read { transaction in
+                try transaction.relationOwners(className: "_Role", key: "roles", holdingAnyOf: [])
+            }
+            #expect(none.isEmpty)
+        }
+    }
 }
