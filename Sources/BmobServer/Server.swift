@@ -97,9 +97,10 @@ package final class Server: Sendable {
             apps = try await AppDirectory.open(
                 registry: registry,
                 pool: pool,
-                synchronous: configuration.sqliteSynchronous == "full" ? .full : .normal,
-                workLimits: SQLiteStore.WorkLimits(
-                    regexSteps: configuration.maxRegexSteps, queryWork: configuration.maxQueryWork)
+                stores: StoreFactory(
+                    configuration.storage,
+                    workLimits: StoreWorkLimits(
+                        regexSteps: configuration.maxRegexSteps, queryWork: configuration.maxQueryWork))
             )
         } catch {
             pool.shutdown()

@@ -77,7 +77,7 @@ enum QueryFixtures {
     ]
 
     /// Stores games, users and teams, with `g1.likes = [u1, u2]` and `g2.likes = [u2]`.
-    static func seedGames(_ store: SQLiteStore) async throws {
+    static func seedGames(_ store: any Store) async throws {
         try await store.write(caller: nil) { transaction in
             try transaction.recordFields(className: "Game", fields: gameSchema)
             try transaction.recordFields(
@@ -98,12 +98,12 @@ enum QueryFixtures {
     }
 
     /// The objectIds a query finds, in result order.
-    static func ids(_ store: SQLiteStore, _ query: FindQuery) async throws -> [String] {
+    static func ids(_ store: any Store, _ query: FindQuery) async throws -> [String] {
         try await store.read { try $0.find(query) }.map(\.objectId)
     }
 
     /// The objectIds of games matching one field constraint, sorted.
-    static func games(_ store: SQLiteStore, _ path: String, _ constraints: FieldConstraint...) async throws
+    static func games(_ store: any Store, _ path: String, _ constraints: FieldConstraint...) async throws
         -> [String]
     {
         try await ids(store, FindQuery(className: "Game", condition: .field(path: path, constraints: constraints)))

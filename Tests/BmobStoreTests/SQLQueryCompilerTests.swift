@@ -2,10 +2,11 @@ import BmobStore
 import BmobWire
 import Testing
 
-/// The compiler alone: SQL text and bindings, no database.
+/// The compiler alone, in the SQLite dialect: SQL text and bindings, no database. The text is exactly what the
+/// declared indexes hold (``SQLiteStoreIndexTests`` proves SQLite uses them).
 @Suite("SQLQueryCompiler")
 struct SQLQueryCompilerTests {
-    let compiler = SQLQueryCompiler(classes: [
+    let compiler = SQLQueryCompiler(dialect: SQLiteDialect(), classes: [
         "Game": QueryFixtures.gameSchema,
         "_User": ["username": .init(type: .string), "city": .init(type: .string)],
         "Team": ["city": .init(type: .string)],
@@ -27,7 +28,7 @@ struct SQLQueryCompilerTests {
         #expect(statement.arguments == [.integer(5), .integer(20), .integer(40)])
         // Index creation spells the field the same way.
         let path = try SQLFieldPath("score")
-        #expect(SQLFieldExpression.comparable(path, schema: .init(type: .number)) == "json_extract(data, '$.score')")
+        #expect(SQLiteDialect().comparable(path, schema: .init(type: .number)) == "json_extract(data, '$.score')")
     }
 
     @Test func countIgnoresOrderAndPaging() throws {

@@ -38,9 +38,11 @@ struct SQLiteStoreConcurrencyTests {
             // woken only after every write was queued).
             #expect((1...2).contains(after.transactions - before.transactions))
 
+            // The class's creation (a schema entry), then one create per write, numbered without gaps.
             let entries = try await store.journal(after: 0, limit: 1000)
-            #expect(entries.map(\.seq) == Array(1...Int64(total)))
-            #expect(Set(entries.compactMap(\.objectId)).count == total)
+            #expect(entries.map(\.seq) == Array(1...Int64(total + 1)))
+            #expect(entries.filter { $0.op == .schema }.count == 1)
+            #expect(Set(entries.filter { $0.op == .create }.compactMap(\.objectId)).count == total)
             #expect(try await store.read { try $0.count(className: "Post") } == total)
         }
     }
@@ -72,9 +74,13 @@ struct SQLiteStoreConcurrencyTests {
             }
             #expect(count == 40)
             #expect(Set(schema.keys) == Set((0..<60).filter { $0 % 3 != 0 }.map { "f\($0)" }))
-            let entries = try await store.journal(after: 0, limit: 100)
-            #expect(entries.map(\.seq) == Array(1...40))
-            #expect(Set(entries.compactMap(\.objectId)) == Set((0..<60).filter { $0 % 3 != 0 }.map { "p\($0)" }))
+            // Each kept write journaled its create and its new field; the class's creation came with the first.
+            let entries = try await store.journal(after: 0, limit: 200)
+            #expect(entries.map(\.seq) == Array(1...Int64(entries.count)))
+            #expect(entries.filter { $0.op == .schema }.count == 41)
+            let created = entries.filter { $0.op == .create }.compactMap(\.objectId)
+            #expect(created.count == 40)
+            #expect(Set(created) == Set((0..<60).filter { $0 % 3 != 0 }.map { "p\($0)" }))
         }
     }
 

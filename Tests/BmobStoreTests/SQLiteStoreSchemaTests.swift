@@ -2,101 +2,9 @@ import BmobStore
 import BmobWire
 import Testing
 
-@Suite("SQLiteStore schema registry and migrations")
+/// The SQLite store's named, append-only migrations.
+@Suite("SQLiteStore migrations")
 struct SQLiteStoreSchemaTests {
-    @Test func recordFieldsAddsNewFieldsAndKeepsOld() async throws {
-        try await TemporaryDatabase.withStore { store, _ async throws in
-            try await store.write(caller: nil) { transaction in
-                try transaction.recordFields(className: "Post", fields: ["title": .init(type: .string)])
-            }
-            try await store.write(caller: nil) { transaction in
-                try transaction.recordFields(
-                    className: "Post",
-                    fields: [
-                        "title": .init(type: .string), "author": .init(type: .pointer, targetClass: "_User"),
-                    ])
-            }
-            let schema = try await store.read { try $0.schema(className: "Post") }
-            #expect(schema == ["title": .init(type: .string), "author": .init(type: .pointer, targetClass: "_User")])
-            // Recording fields creates the class, even before its first object.
-            #expect(try await store.read { try $0.classNames() } == ["Post"])
-            #expect(try await store.read { try $0.count(className: "Post") } == 0)
-        }
-    }
-
-    @Test func typeMismatchUsesBmobsMessage() async throws {
-        try await TemporaryDatabase.withStore { store, _ async throws in
-            try await store.write(caller: nil) { transaction in
-                try transaction.recordFields(
-                    className: "Post",
-                    fields: ["score": .init(type: .number), "author": .init(type: .pointer, targetClass: "_User")])
-            }
-            let error = await #expect(throws: StoreError.self) {
-                try await store.write(caller: nil) { transaction in
-                    try transaction.recordFields(
-                        className: "Post", fields: ["score": .init(type: .string), "fresh": .init(type: .date)])
-                }
-            }
-            #expect(error?.code == .typeMismatch)
-            #expect(error?.message == "invalid type for key 'score', expected 'Number', but got 'String'")
-            #expect(error?.bmobCode == .incorrectType)
-
-            let pointerError = await #expect(throws: StoreError.self) {
-                try await store.write(caller: nil) { transaction in
-                    try transaction.recordFields(
-                        className: "Post", fields: ["author": .init(type: .pointer, targetClass: "Team")])
-                }
-            }
-            #expect(
-                pointerError?.message
-                    == "invalid type for key 'author', expected 'Pointer<_User>', but got 'Pointer<Team>'")
-            // The failed call recorded nothing, not even its valid new field.
-            #expect(try await store.read { try $0.schema(className: "Post") }["fresh"] == nil)
-        }
-    }
-
-    @Test func invalidFieldNamesAreRejected() async throws {
-        try await TemporaryDatabase.withStore { store, _ async throws in
-            for name in ["", "1a", "_private", "a-b", "a b"] {
-                let error = await #expect(throws: StoreError.self) {
-                    try await store.write(caller: nil) { transaction in
-                        try transaction.recordFields(className: "Post", fields: [name: .init(type: .string)])
-                    }
-                }
-                #expect(error?.code == .invalidFieldName)
-                #expect(error?.bmobCode == .invalidFieldName)
-            }
-            #expect(try await store.read { try $0.classNames() }.isEmpty)
-        }
-    }
-
-    @Test func schemaRegistryPersistsAcrossReopen() async throws {
-        let database = try TemporaryDatabase()
-        defer { database.remove() }
-        let first = try await database.open()
-        try await first.write(caller: nil) { transaction in
-            try transaction.recordFields(
-                className: "Post", fields: ["title": .init(type: .string), "tags": .init(type: .array)])
-            try transaction.recordFields(className: "_User", fields: ["age": .init(type: .number)])
-            try transaction.insert(Fixtures.post("p1"))
-        }
-        await first.close()
-
-        let second = try await database.open()
-        #expect(
-            try await second.read { try $0.schema(className: "Post") }
-                == ["title": .init(type: .string), "tags": .init(type: .array)])
-        #expect(try await second.read { try $0.schema(className: "_User") } == ["age": .init(type: .number)])
-        #expect(try await second.read { try $0.classNames() } == ["Post", "_User"])
-        let error = await #expect(throws: StoreError.self) {
-            try await second.write(caller: nil) { transaction in
-                try transaction.recordFields(className: "Post", fields: ["tags": .init(type: .object)])
-            }
-        }
-        #expect(error?.message == "invalid type for key 'tags', expected 'Array', but got 'Object'")
-        await second.close()
-    }
-
     @Test func migrationsAreRecordedOnceAndAppendOnly() async throws {
         let database = try TemporaryDatabase()
         defer { database.remove() }
@@ -144,18 +52,19 @@ struct SQLiteStoreSchemaTests {
         }
         try await old.write(caller: "master") { try $0.insert(Fixtures.post("p3", title: "third")) }
         let entries = try await old.journal(after: 0, limit: 100)
-        #expect(entries.map(\.objectId) == ["p1", "p3"])
-        #expect(entries.map(\.seq) == [1, 2])
+        // The class's creation (a schema entry), then the two kept inserts.
+        #expect(entries.map(\.objectId) == [nil, "p1", "p3"])
+        #expect(entries.map(\.seq) == [1, 2, 3])
         await old.close()
 
         let store = try await database.open()
         #expect(try await store.appliedMigrations() == SQLiteMigration.builtin.map(\.name))
         #expect(try await store.journal(after: 0, limit: 100) == entries)
         _ = try await store.write(caller: nil) { try $0.delete(className: "Post", objectId: "p1") }
-        let next = try await store.journal(after: 2, limit: 100)
-        #expect(next.map(\.seq) == [3])
+        let next = try await store.journal(after: 3, limit: 100)
+        #expect(next.map(\.seq) == [4])
         #expect(next.first?.op == .delete)
-        #expect(try await store.read { try $0.lastJournalSeq() } == 3)
+        #expect(try await store.read { try $0.lastJournalSeq() } == 4)
         await store.close()
     }
 

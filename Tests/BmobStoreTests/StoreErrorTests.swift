@@ -25,13 +25,14 @@ struct StoreErrorTests {
             }
             let described = try #require(error).description
             #expect(!described.contains(secret))
-            #expect(described.contains("duplicate"))
+            #expect(described.contains("objectIdTaken"))
             // The underlying SQLite failure is kept for debugging.
             #expect(try #require(error).debugDescription.contains("UNIQUE constraint failed"))
         }
     }
 
     @Test func bmobCodes() {
+        #expect(StoreError(.objectIdTaken, "").bmobCode == .duplicateValue)
         #expect(StoreError(.typeMismatch, "").bmobCode == .incorrectType)
         #expect(StoreError(.closed, "").bmobCode == .unavailable)
         #expect(StoreError(.internal, "").bmobCode == .internalError)

@@ -10,9 +10,8 @@ import Foundation
 package final class AppDirectory: Sendable {
     private let registry: AppRegistry
     private let pool: ThreadPool
-    private let synchronous: SQLiteStore.SynchronousMode
-    /// Query work limits of every app's store.
-    private let workLimits: SQLiteStore.WorkLimits
+    /// Opens each app's store, on whichever engine the server was configured with.
+    private let stores: StoreFactory
     private let lock = Lock()
     // Invariant: `runtimes`, `lastReload`, `registryDate` and `closed` are read and written only under `lock`.
     private nonisolated(unsafe) var runtimes: [String: AppRuntime] = [:]
@@ -20,23 +19,18 @@ package final class AppDirectory: Sendable {
     private nonisolated(unsafe) var registryDate: Date?
     private nonisolated(unsafe) var closed = false
 
-    private init(
-        registry: AppRegistry, pool: ThreadPool, synchronous: SQLiteStore.SynchronousMode,
-        workLimits: SQLiteStore.WorkLimits
-    ) {
+    private init(registry: AppRegistry, pool: ThreadPool, stores: StoreFactory) {
         self.registry = registry
         self.pool = pool
-        self.synchronous = synchronous
-        self.workLimits = workLimits
+        self.stores = stores
     }
 
-    /// Loads the registry of a data folder and opens every app's database, each with `workLimits` on its
-    /// queries (the `maxRegexSteps` and `maxQueryWork` settings).
+    /// Loads the registry of a data folder and opens every app's database through `stores` (which carries the
+    /// engine, its settings and the query work limits).
     package static func open(
-        registry: AppRegistry, pool: ThreadPool, synchronous: SQLiteStore.SynchronousMode,
-        workLimits: SQLiteStore.WorkLimits = SQLiteStore.WorkLimits()
+        registry: AppRegistry, pool: ThreadPool, stores: StoreFactory
     ) async throws -> AppDirectory {
-        let directory = AppDirectory(registry: registry, pool: pool, synchronous: synchronous, workLimits: workLimits)
+        let directory = AppDirectory(registry: registry, pool: pool, stores: stores)
         let date = registry.modificationDate()
         let apps = try registry.load()
         do {
@@ -55,15 +49,9 @@ package final class AppDirectory: Sendable {
     private func openRuntime(_ app: App) async throws -> AppRuntime {
         let folder = registry.appDirectory(app.applicationId)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let store = try await SQLiteStore.open(
-            SQLiteStore.Configuration(
-                path: folder + "/data.sqlite",
-                readerCount: min(4, max(2, EventLoopGroup.coreCount)),
-                synchronous: synchronous,
-                workLimits: workLimits,
-                maximumDocumentBytes: app.security.maxObjectBytes
-            )
-        )
+        let store = try await stores.open(
+            AppStoreOptions(
+                applicationId: app.applicationId, folder: folder, maximumDocumentBytes: app.security.maxObjectBytes))
         return AppRuntime(app: app, store: store)
     }
 

@@ -1,4 +1,4 @@
-import BmobStore
+package import BmobStore
 import BmobWire
 
 /// Everything `bmob serve` can be told, with its defaults.
@@ -27,8 +27,10 @@ package struct ServerConfiguration: Sendable, Equatable {
     package var idleTimeoutSeconds = 60.0
     package var shutdownGraceSeconds = 10.0
     package var logLevel = LogLevel.info
-    /// SQLite durability: `normal` survives a process crash, `full` also a power loss (slower commits).
-    package var sqliteSynchronous = "normal"
+    /// The database engine of the apps' data and its settings: SQLite files in the data folder, whose durability
+    /// the `sqliteSynchronous` setting chooses (`normal` survives a process crash, `full` also a power loss, with
+    /// slower commits).
+    package var storage = StorageConfiguration.sqlite()
     /// SMTP server for the server's mail (password resets, email verification); `nil` keeps mail in the
     /// development outbox (`<data>/outbox/<applicationId>.jsonl`). Plain SMTP only, no TLS.
     package var smtpHost: String?
@@ -67,10 +69,10 @@ package struct ServerConfiguration: Sendable, Equatable {
     /// Steps one `$regex` (or BQL `regexp`) evaluation may take on one value before its query is refused
     /// with 102: about one per live automaton thread per character, so a simple pattern over a 1 MB value
     /// takes a few million.
-    package var maxRegexSteps = SQLiteStore.WorkLimits.defaultRegexSteps
-    /// Steps one query may take (SQLite instructions plus `$regex` steps, over its find, count and
+    package var maxRegexSteps = StoreWorkLimits.defaultRegexSteps
+    /// Steps one query may take (the engine's instructions plus `$regex` steps, over its find, count and
     /// sub-queries) before it is refused with 102 and its reader freed.
-    package var maxQueryWork = SQLiteStore.WorkLimits.defaultQueryWork
+    package var maxQueryWork = StoreWorkLimits.defaultQueryWork
 
     package init() {}
 
@@ -135,7 +137,7 @@ package struct ServerConfiguration: Sendable, Equatable {
             guard value == "normal" || value == "full" else {
                 throw ConfigurationError("sqliteSynchronous: expected 'normal' or 'full', got '\(value)'")
             }
-            config.sqliteSynchronous = value
+            config.storage.setSQLiteSynchronous(value == "full" ? .full : .normal)
         },
         Setting(key: "smtpHost", environment: "BMOB_SMTP_HOST", flag: "--smtp-host", help: "SMTP server for mail, no TLS (default: mail goes to <data>/outbox)") { config, value throws(ConfigurationError) in
             config.smtpHost = value.isEmpty ? nil : value
@@ -238,7 +240,7 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.maxBodyBytes == rhs.maxBodyBytes && lhs.maxHeaderBytes == rhs.maxHeaderBytes
             && lhs.headerTimeoutSeconds == rhs.headerTimeoutSeconds && lhs.bodyTimeoutSeconds == rhs.bodyTimeoutSeconds
             && lhs.idleTimeoutSeconds == rhs.idleTimeoutSeconds && lhs.shutdownGraceSeconds == rhs.shutdownGraceSeconds
-            && lhs.logLevel == rhs.logLevel && lhs.sqliteSynchronous == rhs.sqliteSynchronous
+            && lhs.logLevel == rhs.logLevel && lhs.storage == rhs.storage
             && lhs.smtpHost == rhs.smtpHost && lhs.smtpPort == rhs.smtpPort && lhs.smtpUser == rhs.smtpUser
             && lhs.smtpPassword == rhs.smtpPassword && lhs.mailFrom == rhs.mailFrom
             && lhs.sessionLifetimeSeconds == rhs.sessionLifetimeSeconds

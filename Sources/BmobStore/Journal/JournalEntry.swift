@@ -3,19 +3,23 @@ package import BmobWire
 /// One journal row: a committed change, in commit order.
 ///
 /// Every write appends its rows in the same transaction as the data, so a committed change always has its
-/// row and a rolled-back one never does. Realtime events, history, revert and sync catch-up read these.
+/// row and a rolled-back one never does. Realtime events, history, revert and sync catch-up read these, in
+/// `seq` order (see ``Store``, "The journal's order").
 package struct JournalEntry: Sendable, Equatable {
     /// Position in the journal: increasing, never reused.
     package var seq: Int64
     /// The class the change touched.
     package var className: String
-    /// The object the change touched; `nil` for class-wide operations such as ``JournalOperation/dropClass``.
+    /// The object the change touched; `nil` for class-wide operations (``JournalOperation/schema``,
+    /// ``JournalOperation/dropClass``).
     package var objectId: String?
     /// The kind of change.
     package var op: JournalOperation
-    /// The object before the change (``StoredObject/json`` form), `nil` for a create.
+    /// The object before the change (``StoredObject/json`` form), `nil` for a create; for schema, relation and
+    /// class entries, the document ``JournalOperation`` describes.
     package var before: JSONValue?
-    /// The object after the change (``StoredObject/json`` form), `nil` for a delete.
+    /// The object after the change (``StoredObject/json`` form), `nil` for a delete; for schema and relation
+    /// entries, the document ``JournalOperation`` describes.
     package var after: JSONValue?
     /// Who made the change, as the service describes it (a user id, `master`, …), if known.
     package var caller: String?

@@ -51,7 +51,7 @@ extension SQLConditionCompiler {
             return exists ? .alwaysTrue : .alwaysFalse
         case .matchesRegex(let pattern, let options):
             // Only strings match a pattern; still reject a bad one.
-            _ = try Self.regex(pattern: pattern, options: options, subject: column)
+            _ = try regex(pattern: pattern, options: options, subject: column)
             return .alwaysFalse
         case .matchesKeyInQuery(let key, let query):
             guard let select = try subSelect(query, key: key, scope) else { return .alwaysFalse }

@@ -2,12 +2,12 @@ import BmobWire
 
 extension SQLConditionCompiler {
     /// Earth's mean radius, for the default `$nearSphere` distance (the where parser uses the same).
-    static let earthRadiusKilometers = 6371.0
+    static var earthRadiusKilometers: Double { 6371.0 }
     /// `$nearSphere` without a maximum: Bmob's 100 km, in radians.
-    static let defaultMaximumDistanceRadians = 100.0 / earthRadiusKilometers
+    static var defaultMaximumDistanceRadians: Double { 100.0 / earthRadiusKilometers }
 
     /// `$nearSphere`: within the great-circle distance (radians) of `point`. A latitude band comes first,
-    /// so an index on the field's `latitude` can narrow the scan; `bmob_distance` does the exact test.
+    /// so an index on the field's `latitude` can narrow the scan; the dialect's distance does the exact test.
     mutating func near(
         _ path: SQLFieldPath,
         _ point: GeoPointValue,
@@ -17,10 +17,9 @@ extension SQLConditionCompiler {
         guard point.isValid else { throw StoreError.invalidQuery("$nearSphere needs a valid GeoPoint") }
         let distance = maxDistanceRadians ?? Self.defaultMaximumDistanceRadians
         guard distance.isFinite, distance >= 0 else { throw StoreError.invalidQuery("invalid maximum distance") }
-        let latitude = SQLFieldExpression.json(path, member: "latitude")
-        let longitude = SQLFieldExpression.json(path, member: "longitude")
-        let distanceExpression = SQLFragment(
-            "bmob_distance(?, ?, \(latitude), \(longitude))", [.real(point.latitude), .real(point.longitude)])
+        let latitude = dialect.field(path, member: "latitude")
+        let longitude = dialect.field(path, member: "longitude")
+        let distanceExpression = dialect.distance(from: point, latitude: latitude, longitude: longitude)
         if scope.isMain, nearestOrder == nil {
             nearestOrder = distanceExpression
         }
@@ -42,8 +41,8 @@ extension SQLConditionCompiler {
     /// west edge lies east of its east edge crosses the 180th meridian.
     func box(_ path: SQLFieldPath, southwest: GeoPointValue, northeast: GeoPointValue) throws -> SQLFragment {
         guard southwest.isValid, northeast.isValid else { throw StoreError.invalidQuery("$box needs valid GeoPoints") }
-        let latitude = SQLFieldExpression.json(path, member: "latitude")
-        let longitude = SQLFieldExpression.json(path, member: "longitude")
+        let latitude = dialect.field(path, member: "latitude")
+        let longitude = dialect.field(path, member: "longitude")
         let latitudes = SQLFragment(
             "\(latitude) BETWEEN ? AND ?", [.real(southwest.latitude), .real(northeast.latitude)])
         let longitudes =

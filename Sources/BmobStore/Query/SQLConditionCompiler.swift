@@ -1,23 +1,26 @@
 import BmobWire
 
 /// Compiles a ``QueryCondition`` into a `WHERE` fragment for one class table, following the storage
-/// conventions (see ``SQLQueryCompiler``).
+/// conventions (see ``SQLQueryCompiler``), in `Dialect`'s spelling.
 ///
 /// It also remembers the distance expression of the first `$nearSphere` of the main query (not of a
 /// sub-query), which orders results when the query names no order.
-struct SQLConditionCompiler {
+struct SQLConditionCompiler<Dialect: SQLDialect> {
     /// Deepest nesting of `$and`, `$or` and sub-queries accepted.
-    static let maximumDepth = 32
+    static var maximumDepth: Int { 32 }
 
+    /// How the engine spells the SQL.
+    let dialect: Dialect
     /// Fields by class, from the schema registry; a class missing here does not exist.
     let classes: [String: [String: FieldSchema]]
-    /// `bmob_distance(…)` of the main query's first `$nearSphere`, if any.
+    /// The distance expression of the main query's first `$nearSphere`, if any.
     var nearestOrder: SQLFragment?
     /// The query's ACL readers (``FindQuery/readers``): sub-queries see only objects they may read too, so that a
     /// `$inQuery` cannot reveal hidden objects.
     var readers: Set<String>?
 
-    init(classes: [String: [String: FieldSchema]]) {
+    init(dialect: Dialect, classes: [String: [String: FieldSchema]]) {
+        self.dialect = dialect
         self.classes = classes
     }
 
@@ -91,29 +94,29 @@ struct SQLConditionCompiler {
     ) throws -> SQLFragment {
         switch constraint {
         case .equalTo(let value):
-            return try SQLValueMatch.equals(target, SQLQueryValue(value, schema: schema))
+            return try SQLValueMatch.equals(target, queryValue(value, schema), dialect)
         case .notEqualTo(let value):
-            return try SQLValueMatch.notEquals(target, SQLQueryValue(value, schema: schema))
+            return try SQLValueMatch.notEquals(target, queryValue(value, schema), dialect)
         case .lessThan(let value):
-            return try SQLValueMatch.compare(target, "<", SQLQueryValue(value, schema: schema))
+            return try SQLValueMatch.compare(target, "<", queryValue(value, schema), dialect)
         case .lessThanOrEqualTo(let value):
-            return try SQLValueMatch.compare(target, "<=", SQLQueryValue(value, schema: schema))
+            return try SQLValueMatch.compare(target, "<=", queryValue(value, schema), dialect)
         case .greaterThan(let value):
-            return try SQLValueMatch.compare(target, ">", SQLQueryValue(value, schema: schema))
+            return try SQLValueMatch.compare(target, ">", queryValue(value, schema), dialect)
         case .greaterThanOrEqualTo(let value):
-            return try SQLValueMatch.compare(target, ">=", SQLQueryValue(value, schema: schema))
+            return try SQLValueMatch.compare(target, ">=", queryValue(value, schema), dialect)
         case .containedIn(let values):
-            return try SQLValueMatch.oneOf(target, values.map { try SQLQueryValue($0, schema: schema) })
+            return try SQLValueMatch.oneOf(target, values.map { try queryValue($0, schema) }, dialect)
         case .notContainedIn(let values):
-            return .isNotTrue(try SQLValueMatch.oneOf(target, values.map { try SQLQueryValue($0, schema: schema) }))
+            return .isNotTrue(try SQLValueMatch.oneOf(target, values.map { try queryValue($0, schema) }, dialect))
         case .containsAll(let values):
             guard !values.isEmpty else { return .alwaysFalse }
-            return .all(try values.map { try SQLValueMatch.equals(target, SQLQueryValue($0, schema: schema)) })
+            return .all(try values.map { try SQLValueMatch.equals(target, queryValue($0, schema), dialect) })
         case .exists(let exists):
             guard case .field = target else { return exists ? .alwaysTrue : .alwaysFalse }
-            return SQLFragment("\(SQLFieldExpression.jsonType(path)) \(exists ? "IS NOT NULL" : "IS NULL")")
+            return SQLFragment("\(dialect.fieldType(path)) \(exists ? "IS NOT NULL" : "IS NULL")")
         case .matchesRegex(let pattern, let options):
-            return try Self.regex(pattern: pattern, options: options, subject: target.whole)
+            return try regex(pattern: pattern, options: options, subject: target.whole(dialect))
         case .matchesKeyInQuery(let key, let query):
             guard let select = try subSelect(query, key: key, scope) else { return .alwaysFalse }
             return Self.isIn(comparable(target, path: path, schema: schema), select)
@@ -140,8 +143,13 @@ struct SQLConditionCompiler {
     /// The expression a `$select` compares with the sub-query's key: a column, a field's comparable form
     /// (`iso` of a Date, `objectId` of a Pointer), or an array element.
     private func comparable(_ target: SQLValueTarget, path: SQLFieldPath, schema: FieldSchema?) -> String {
-        if case .field = target { return SQLFieldExpression.comparable(path, schema: schema) }
-        return target.whole
+        if case .field = target { return dialect.comparable(path, schema: schema) }
+        return target.whole(dialect)
+    }
+
+    /// A query value classified for comparison, booleans as the dialect binds them.
+    func queryValue(_ value: JSONValue, _ schema: FieldSchema? = nil) throws(StoreError) -> SQLQueryValue {
+        try SQLQueryValue(value, schema: schema, in: dialect)
     }
 
     /// `expression IN (sub-select)`.
@@ -149,16 +157,17 @@ struct SQLConditionCompiler {
         SQLFragment("\(expression) IN (\(select.sql))", select.arguments)
     }
 
-    /// `bmob_regexp(?, ?, subject)`, after checking the pattern compiles.
+    /// The dialect's `$regex` test (``SQLDialect/regexMatch(pattern:options:subject:)``), after checking the
+    /// pattern compiles.
     ///
     /// - Throws: ``StoreError/Code/invalidQuery`` (Bmob 102) for a pattern ``BoundedRegex`` rejects.
-    static func regex(pattern: String, options: String, subject: String) throws(StoreError) -> SQLFragment {
+    func regex(pattern: String, options: String, subject: String) throws(StoreError) -> SQLFragment {
         do {
             _ = try BoundedRegex(pattern: pattern, options: options)
         } catch {
             // The engine's explanation names the construct and its offset, never the text: safe to show.
             throw StoreError.invalidQuery("invalid $regex: \(String(describing: error))", underlying: error)
         }
-        return SQLFragment("bmob_regexp(?, ?, \(subject))", [.text(pattern), .text(options)])
+        return dialect.regexMatch(pattern: pattern, options: options, subject: subject)
     }
 }

@@ -3,8 +3,8 @@ import BmobWire
 /// A field path from a query, validated so that it can sit inside SQL text.
 ///
 /// The first component is a Bmob field name; later ones are field names or array indexes
-/// (`projectExperiences.0.name`). Nothing else gets through, so the JSON path built from it
-/// (`$.projectExperiences[0].name`) can never close its quote or carry SQL.
+/// (`projectExperiences.0.name`). Nothing else gets through, so the expression a dialect builds from it
+/// (SQLite's JSON path `$.projectExperiences[0].name`) can never close its quote or carry SQL.
 package struct SQLFieldPath: Sendable, Hashable {
     /// Most components in one path.
     package static let maximumComponents = 16
@@ -38,26 +38,13 @@ package struct SQLFieldPath: Sendable, Hashable {
         components.count == 1 && SQLFieldExpression.systemColumns.contains(components[0])
     }
 
-    /// The SQLite JSON path, `$.a.b` or `$.a[0].b`, optionally followed by a member of the value (`iso`).
-    package func jsonPath(member: String? = nil) -> String {
-        var text = "$"
-        for component in components {
-            if Self.isIndex(component) {
-                text += "[\(component)]"
-            } else {
-                text += ".\(component)"
-            }
-        }
-        if let member { text += ".\(member)" }
-        return text
-    }
-
     /// The field's schema when the path names a top-level field (nested values have no recorded type).
     func schema(in fields: [String: FieldSchema]) -> FieldSchema? {
         components.count == 1 ? fields[components[0]] : nil
     }
 
-    private static func isIndex(_ component: String) -> Bool {
+    /// Whether a component is an array index (up to nine digits) rather than a field name.
+    static func isIndex(_ component: String) -> Bool {
         !component.isEmpty && component.utf8.count <= 9
             && component.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }

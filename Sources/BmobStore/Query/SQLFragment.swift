@@ -6,10 +6,10 @@ package struct SQLFragment: Sendable, Hashable, CustomStringConvertible {
     /// The SQL text.
     package var sql: String
     /// The values of the `?` parameters in ``sql``, in order.
-    package var arguments: [SQLiteValue]
+    package var arguments: [SQLValue]
 
     /// Makes a fragment; `sql` must hold exactly `arguments.count` parameters.
-    package init(_ sql: String, _ arguments: [SQLiteValue] = []) {
+    package init(_ sql: String, _ arguments: [SQLValue] = []) {
         self.sql = sql
         self.arguments = arguments
     }

@@ -11,10 +11,10 @@ extension SQLQueryCompiler {
     ///   names an unknown result in `having` or `order`; other ``StoreError``s as ``find(_:)``.
     package func aggregate(_ query: FindQuery) throws -> SQLAggregateStatement? {
         guard let aggregation = query.aggregation else { throw StoreError.invalidQuery("the query has no aggregation") }
-        let table = try SQLiteTableName(className: query.className)
+        let table = try SQLTableName(className: query.className)
         guard let fields = classes[query.className] else { return nil }
-        var conditions = SQLConditionCompiler(classes: classes)
-        let whereClause = try Self.filter(query, &conditions)
+        var conditions = SQLConditionCompiler(dialect: dialect, classes: classes)
+        let whereClause = try filter(query, &conditions)
 
         var results = AggregateResults()
         var groups: [String] = []
@@ -24,17 +24,17 @@ extension SQLQueryCompiler {
             let expression: String
             var kind = SQLAggregateStatement.Column.Kind.value
             if path.isSystemColumn, SQLFieldExpression.dateColumns.contains(path.field) {
-                expression = "date(\(path.field) / 1000, 'unixepoch')"
+                expression = dialect.day(ofMilliseconds: path.field)
             } else if path.isSystemColumn {
                 expression = path.field
             } else if schema?.type == .date {
-                expression = "substr(\(SQLFieldExpression.json(path, member: "iso")), 1, 10)"
+                expression = "substr(\(dialect.field(path, member: "iso")), 1, 10)"
             } else {
-                expression = SQLFieldExpression.json(path)
+                expression = dialect.field(path)
                 kind = .json
             }
             groups.append(expression)
-            results.add(name, expression, kind, typeExpression: SQLFieldExpression.jsonType(path))
+            results.add(name, expression, kind, typeExpression: dialect.fieldType(path))
         }
         if aggregation.groupCount {
             results.add("_count", "count(*)", .value)
@@ -46,7 +46,7 @@ extension SQLQueryCompiler {
             for name in names {
                 let path = try SQLFieldPath(name)
                 let schema = path.schema(in: fields)
-                let expression = SQLFieldExpression.comparable(path, schema: schema)
+                let expression = dialect.comparable(path, schema: schema)
                 var kind = SQLAggregateStatement.Column.Kind.value
                 if function == "max" || function == "min" {
                     if path.isSystemColumn, SQLFieldExpression.dateColumns.contains(path.field) {
@@ -69,7 +69,7 @@ extension SQLQueryCompiler {
             statement.append(" GROUP BY \(groups.joined(separator: ", "))")
         }
         if let having = aggregation.having {
-            let condition = try Self.having(having, results, depth: 0)
+            let condition = try self.having(having, results, depth: 0)
             if !condition.isAlwaysTrue {
                 statement.append(" HAVING ")
                 statement.append(condition)
@@ -86,16 +86,16 @@ extension SQLQueryCompiler {
             statement.append(" ORDER BY \(terms.joined(separator: ", "))")
         }
         Self.append(limit: query.limit, skip: query.skip, to: &statement)
-        try Self.checkBoundValues(statement)
+        try checkBoundValues(statement)
         return SQLAggregateStatement(statement: statement, columns: results.columns)
     }
 
     /// A `having` condition over result expressions. Values are bound; a Date compares with its `iso` text,
     /// or its day when the result is a day.
-    private static func having(_ condition: QueryCondition, _ results: AggregateResults, depth: Int) throws
+    private func having(_ condition: QueryCondition, _ results: AggregateResults, depth: Int) throws
         -> SQLFragment
     {
-        guard depth <= SQLConditionCompiler.maximumDepth else {
+        guard depth <= SQLConditionCompiler<Dialect>.maximumDepth else {
             throw StoreError.invalidQuery("the query is nested too deeply")
         }
         switch condition {
@@ -110,7 +110,7 @@ extension SQLQueryCompiler {
                 throw StoreError.invalidQuery("having names '\(name)', which the aggregate does not return")
             }
             let expression = result.expression
-            func bound(_ value: JSONValue) throws -> SQLiteValue {
+            func bound(_ value: JSONValue) throws -> SQLValue {
                 try havingValue(value, isDate: result.kind == .date)
             }
             var parts: [SQLFragment] = []
@@ -147,8 +147,8 @@ extension SQLQueryCompiler {
         }
     }
 
-    private static func havingValue(_ value: JSONValue, isDate: Bool) throws -> SQLiteValue {
-        switch try SQLQueryValue(value, schema: nil) {
+    private func havingValue(_ value: JSONValue, isDate: Bool) throws -> SQLValue {
+        switch try SQLQueryValue(value, schema: nil, in: dialect) {
         case .null: return .null
         case .scalar(let scalar): return scalar
         case .date(let iso, _): return .text(isDate ? iso : String(iso.prefix(10)))

@@ -1,20 +1,21 @@
 package import BmobWire
 
-/// Turns a ``FindQuery`` into SQLite SQL and bound values, following the storage conventions of the
-/// object service. Pure: it needs the schema registry's fields, not a database.
+/// Turns a ``FindQuery`` into SQL and bound values in `Dialect`'s spelling, following the storage conventions
+/// of the object service. Pure: it needs the schema registry's fields, not a database.
 ///
 /// A class is a table (`objectId`, `createdAt`, `updatedAt` in milliseconds, `acl`, `data` as a JSON object);
-/// a field `f` is `json_extract(data, '$.f')`, spelled once in ``SQLFieldExpression`` and shared with index
-/// creation so that the planner uses declared indexes. Every value is bound; class names pass
-/// ``SQLiteTableName`` and field paths ``SQLFieldPath`` before they reach the text.
+/// a field `f` is the dialect's ``SQLDialect/field(_:member:)`` (`json_extract(data, '$.f')` on SQLite), the
+/// spelling index creation shares so that the planner uses declared indexes. Every value is bound; class
+/// names pass ``SQLTableName`` and field paths ``SQLFieldPath`` before they reach the text.
 ///
 /// Operators, by what the field holds:
 /// - plain values compare as they are (`=`, `<`, `IN`); `$ne` and `$nin` also match a missing field;
 /// - Dates compare the normalised `iso` text; `createdAt`/`updatedAt` compare milliseconds, to the second;
 /// - Pointers compare `objectId` and `className`; other objects their canonical JSON text;
-/// - Array fields (per the schema registry) test elements through `json_each`;
+/// - Array fields (per the schema registry) test elements (``SQLDialect/someElement(of:where:)``);
 /// - Relation fields and `$relatedTo` look up `__relation`;
-/// - `$regex` calls `bmob_regexp`, `$nearSphere` `bmob_distance` (and orders by it unless the query orders);
+/// - `$regex` and `$nearSphere` use the dialect's ``SQLDialect/regexMatch(pattern:options:subject:)`` and
+///   ``SQLDialect/distance(from:latitude:longitude:)`` (ordering by distance unless the query orders);
 /// - `$select`, `$dontSelect`, `$inQuery`, `$notInQuery` are sub-selects on the other class's table, and a
 ///   class that does not exist matches nothing (everything, for the negations).
 ///
@@ -24,17 +25,15 @@ package import BmobWire
 /// - ``count(_:)``
 /// - ``aggregate(_:)``
 /// - ``whereClause(_:className:)``
-package struct SQLQueryCompiler: Sendable {
-    /// Most values one statement may bind: SQLite's default `SQLITE_MAX_VARIABLE_NUMBER`. The query parsers
-    /// keep `where`s well below it; a statement above it (very many ACL readers repeated in many sub-queries,
-    /// say) is refused here with a clear message rather than by SQLite.
-    package static let maximumBoundValues = 32_766
-
+package struct SQLQueryCompiler<Dialect: SQLDialect>: Sendable {
+    /// How the engine spells the SQL.
+    package var dialect: Dialect
     /// The recorded fields of every class that exists.
     package var classes: [String: [String: FieldSchema]]
 
-    /// A compiler over the schema registry's classes and fields; a class absent here does not exist.
-    package init(classes: [String: [String: FieldSchema]]) {
+    /// A compiler for `dialect` over the schema registry's classes and fields; a class absent here does not exist.
+    package init(dialect: Dialect, classes: [String: [String: FieldSchema]]) {
+        self.dialect = dialect
         self.classes = classes
     }
 
@@ -44,20 +43,20 @@ package struct SQLQueryCompiler: Sendable {
     /// - Throws: ``StoreError``: ``StoreError/Code/invalidClassName``, ``StoreError/Code/invalidFieldName``,
     ///   ``StoreError/Code/invalidQuery``.
     package func find(_ query: FindQuery) throws -> SQLFragment? {
-        let table = try SQLiteTableName(className: query.className)
+        let table = try SQLTableName(className: query.className)
         guard let fields = classes[query.className] else { return nil }
-        var conditions = SQLConditionCompiler(classes: classes)
-        let whereClause = try Self.filter(query, &conditions)
-        var statement = SQLFragment("SELECT \(SQLiteObjectRows.selectedColumns) FROM \(table.quoted)")
+        var conditions = SQLConditionCompiler(dialect: dialect, classes: classes)
+        let whereClause = try filter(query, &conditions)
+        var statement = SQLFragment("SELECT \(Self.selectedColumns) FROM \(table.quoted)")
         Self.append(where: whereClause, to: &statement)
         if !query.order.isEmpty {
-            statement.append(" ORDER BY \(try Self.order(query.order, fields: fields))")
+            statement.append(" ORDER BY \(try order(query.order, fields: fields))")
         } else if let nearest = conditions.nearestOrder {
             statement.append(" ORDER BY ")
             statement.append(nearest)
         }
         Self.append(limit: query.limit, skip: query.skip, to: &statement)
-        try Self.checkBoundValues(statement)
+        try checkBoundValues(statement)
         return statement
     }
 
@@ -66,13 +65,13 @@ package struct SQLQueryCompiler: Sendable {
     /// - Returns: `nil` when the class does not exist (the count is 0).
     /// - Throws: ``StoreError``, as ``find(_:)``.
     package func count(_ query: FindQuery) throws -> SQLFragment? {
-        let table = try SQLiteTableName(className: query.className)
+        let table = try SQLTableName(className: query.className)
         guard classes[query.className] != nil else { return nil }
-        var conditions = SQLConditionCompiler(classes: classes)
-        let whereClause = try Self.filter(query, &conditions)
+        var conditions = SQLConditionCompiler(dialect: dialect, classes: classes)
+        let whereClause = try filter(query, &conditions)
         var statement = SQLFragment("SELECT count(*) FROM \(table.quoted)")
         Self.append(where: whereClause, to: &statement)
-        try Self.checkBoundValues(statement)
+        try checkBoundValues(statement)
         return statement
     }
 
@@ -80,20 +79,23 @@ package struct SQLQueryCompiler: Sendable {
     ///
     /// - Throws: ``StoreError``, as ``find(_:)``.
     package func whereClause(_ condition: QueryCondition?, className: String) throws -> SQLFragment {
-        _ = try SQLiteTableName(className: className)
-        var conditions = SQLConditionCompiler(classes: classes)
+        _ = try SQLTableName(className: className)
+        var conditions = SQLConditionCompiler(dialect: dialect, classes: classes)
         let clause = try conditions.compile(condition, className: className)
-        try Self.checkBoundValues(clause)
+        try checkBoundValues(clause)
         return clause
     }
 
-    /// Refuses a statement that binds more than ``maximumBoundValues`` values.
+    /// Refuses a statement that binds more than the dialect's ``SQLDialect/maximumBoundValues``. The query
+    /// parsers keep `where`s well below it; a statement above it (very many ACL readers repeated in many
+    /// sub-queries, say) is refused here with a clear message rather than by the engine.
     ///
     /// - Throws: ``StoreError/Code/invalidQuery``.
-    static func checkBoundValues(_ statement: SQLFragment) throws(StoreError) {
-        guard statement.arguments.count <= maximumBoundValues else {
+    func checkBoundValues(_ statement: SQLFragment) throws(StoreError) {
+        let limit = dialect.maximumBoundValues
+        guard statement.arguments.count <= limit else {
             throw StoreError.invalidQuery(
-                "the query is too large for the database (more than \(maximumBoundValues) values); use fewer "
+                "the query is too large for the database (more than \(limit) values); use fewer "
                     + "$in values or conditions")
         }
     }
@@ -103,14 +105,14 @@ package struct SQLQueryCompiler: Sendable {
     ///
     /// - Throws: ``StoreError/Code/invalidQuery`` for an aggregate result name (only aggregate queries have
     ///   them), ``StoreError/Code/invalidFieldName`` for an invalid path.
-    static func order(_ keys: [OrderKey], fields: [String: FieldSchema]) throws -> String {
+    func order(_ keys: [OrderKey], fields: [String: FieldSchema]) throws -> String {
         var terms: [String] = []
         for key in keys {
             if key.path.hasPrefix("_") {
                 throw StoreError.invalidQuery("'\(key.path)' can only order an aggregate query")
             }
             let path = try SQLFieldPath(key.path)
-            let expression = SQLFieldExpression.comparable(path, schema: path.schema(in: fields))
+            let expression = dialect.comparable(path, schema: path.schema(in: fields))
             terms.append(key.descending ? "\(expression) DESC" : expression)
         }
         return terms.joined(separator: ", ")
@@ -118,23 +120,15 @@ package struct SQLQueryCompiler: Sendable {
 
     /// The query's condition, and when it has ``FindQuery/readers`` the ACL check: no ACL, or an ACL entry of
     /// one of the readers with `"read": true`.
-    static func filter(_ query: FindQuery, _ conditions: inout SQLConditionCompiler) throws -> SQLFragment {
+    func filter(_ query: FindQuery, _ conditions: inout SQLConditionCompiler<Dialect>) throws -> SQLFragment {
         conditions.readers = query.readers
         let condition = try conditions.compile(query.condition, className: query.className)
         guard let readers = query.readers else { return condition }
-        return SQLFragment.all([condition, readable(by: readers)])
+        return SQLFragment.all([condition, dialect.readable(by: readers)])
     }
 
-    /// `acl IS NULL OR` one of `readers` has `"read": true` in it.
-    static func readable(by readers: Set<String>) -> SQLFragment {
-        let names = readers.sorted()
-        guard !names.isEmpty else { return SQLFragment("(acl IS NULL)") }
-        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
-        return SQLFragment(
-            "(acl IS NULL OR EXISTS (SELECT 1 FROM json_each(acl) WHERE key IN (\(placeholders)) "
-                + "AND json_extract(value, '$.read') = 1))",
-            names.map { .text($0) })
-    }
+    /// The columns a find selects for whole objects, in the order an engine's rows decode them.
+    package static var selectedColumns: String { "objectId, createdAt, updatedAt, acl, data" }
 
     static func append(where condition: SQLFragment, to statement: inout SQLFragment) {
         guard !condition.isAlwaysTrue else { return }

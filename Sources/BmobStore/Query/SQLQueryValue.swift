@@ -8,8 +8,8 @@ import BmobWire
 enum SQLQueryValue: Hashable {
     /// JSON `null`: matches a missing field or a stored null.
     case null
-    /// A number, string or boolean (booleans as 1 and 0, which is how `json_extract` reads them).
-    case scalar(SQLiteValue)
+    /// A number, string or boolean (a boolean as the dialect binds it, ``SQLDialect/boolean(_:)``).
+    case scalar(SQLValue)
     /// A Date, normalised to the stored `iso` text; compared through the field's `iso` member.
     case date(iso: String, milliseconds: Int64)
     /// A Pointer (or an included object sent back): compared through `objectId` and `className`.
@@ -20,12 +20,12 @@ enum SQLQueryValue: Hashable {
     /// Classifies `value`; a plain string on a field the schema records as a Date counts as a date.
     ///
     /// - Throws: ``StoreError/Code/invalidQuery`` for a Date whose `iso` does not parse.
-    init(_ value: JSONValue, schema: FieldSchema?) throws(StoreError) {
+    init(_ value: JSONValue, schema: FieldSchema?, in dialect: some SQLDialect) throws(StoreError) {
         switch value {
         case .null:
             self = .null
         case .bool(let flag):
-            self = .scalar(.integer(flag ? 1 : 0))
+            self = .scalar(dialect.boolean(flag))
         case .int(let integer):
             self = .scalar(.integer(integer))
         case .double(let real):

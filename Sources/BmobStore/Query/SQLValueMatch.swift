@@ -1,47 +1,53 @@
 import BmobWire
 
 /// Comparisons of one ``SQLValueTarget`` with query values, following the storage conventions of
-/// ``SQLQueryValue``. Values are always bound.
+/// ``SQLQueryValue``, spelled by a dialect. Values are always bound.
 enum SQLValueMatch {
     /// Equal: `whole = ?`, `iso = ?` for dates, `objectId = ? AND className = ?` for pointers, `IS NULL` for null.
-    static func equals(_ target: SQLValueTarget, _ value: SQLQueryValue) throws(StoreError) -> SQLFragment {
+    static func equals(
+        _ target: SQLValueTarget, _ value: SQLQueryValue, _ dialect: some SQLDialect
+    ) throws(StoreError) -> SQLFragment {
         switch value {
         case .null:
-            return SQLFragment("\(target.whole) IS NULL")
+            return SQLFragment("\(target.whole(dialect)) IS NULL")
         case .scalar(let scalar):
-            return SQLFragment("\(target.whole) = ?", [scalar])
+            return SQLFragment("\(target.whole(dialect)) = ?", [scalar])
         case .document(let text):
-            return SQLFragment("\(target.whole) = ?", [.text(text)])
+            return SQLFragment("\(target.whole(dialect)) = ?", [.text(text)])
         case .date(let iso, _):
-            return SQLFragment("\(try target.member("iso")) = ?", [.text(iso)])
+            return SQLFragment("\(try target.member("iso", dialect)) = ?", [.text(iso)])
         case .pointer(let pointer):
             return SQLFragment(
-                "(\(try target.member("objectId")) = ? AND \(try target.member("className")) = ?)",
+                "(\(try target.member("objectId", dialect)) = ? AND \(try target.member("className", dialect)) = ?)",
                 [.text(pointer.objectId), .text(pointer.className)])
         }
     }
 
     /// Not equal, where a missing field counts as not equal (`IS NOT`).
-    static func notEquals(_ target: SQLValueTarget, _ value: SQLQueryValue) throws(StoreError) -> SQLFragment {
+    static func notEquals(
+        _ target: SQLValueTarget, _ value: SQLQueryValue, _ dialect: some SQLDialect
+    ) throws(StoreError) -> SQLFragment {
         switch value {
         case .null:
-            return SQLFragment("\(target.whole) IS NOT NULL")
+            return SQLFragment("\(target.whole(dialect)) IS NOT NULL")
         case .scalar(let scalar):
-            return SQLFragment("\(target.whole) IS NOT ?", [scalar])
+            return SQLFragment("\(target.whole(dialect)) IS NOT ?", [scalar])
         case .document(let text):
-            return SQLFragment("\(target.whole) IS NOT ?", [.text(text)])
+            return SQLFragment("\(target.whole(dialect)) IS NOT ?", [.text(text)])
         case .date(let iso, _):
-            return SQLFragment("\(try target.member("iso")) IS NOT ?", [.text(iso)])
+            return SQLFragment("\(try target.member("iso", dialect)) IS NOT ?", [.text(iso)])
         case .pointer:
-            return .isNotTrue(try equals(target, value))
+            return .isNotTrue(try equals(target, value, dialect))
         }
     }
 
     /// Equal to one of `values`: one `IN (…)` per kind of value, joined with OR; false for an empty list.
-    static func oneOf(_ target: SQLValueTarget, _ values: [SQLQueryValue]) throws(StoreError) -> SQLFragment {
-        var plain: [SQLiteValue] = []
-        var dates: [SQLiteValue] = []
-        var pointers: [(className: String, objectIds: [SQLiteValue])] = []
+    static func oneOf(
+        _ target: SQLValueTarget, _ values: [SQLQueryValue], _ dialect: some SQLDialect
+    ) throws(StoreError) -> SQLFragment {
+        var plain: [SQLValue] = []
+        var dates: [SQLValue] = []
+        var pointers: [(className: String, objectIds: [SQLValue])] = []
         var includesNull = false
         for value in values {
             switch value {
@@ -58,39 +64,39 @@ enum SQLValueMatch {
             }
         }
         var parts: [SQLFragment] = []
-        if !plain.isEmpty { parts.append(membership(target.whole, plain)) }
-        if !dates.isEmpty { parts.append(membership(try target.member("iso"), dates)) }
+        if !plain.isEmpty { parts.append(membership(target.whole(dialect), plain)) }
+        if !dates.isEmpty { parts.append(membership(try target.member("iso", dialect), dates)) }
         for (className, objectIds) in pointers {
             parts.append(
                 .all([
-                    membership(try target.member("objectId"), objectIds),
-                    SQLFragment("\(try target.member("className")) = ?", [.text(className)]),
+                    membership(try target.member("objectId", dialect), objectIds),
+                    SQLFragment("\(try target.member("className", dialect)) = ?", [.text(className)]),
                 ]))
         }
-        if includesNull { parts.append(SQLFragment("\(target.whole) IS NULL")) }
+        if includesNull { parts.append(SQLFragment("\(target.whole(dialect)) IS NULL")) }
         return .any(parts)
     }
 
     /// `<`, `<=`, `>`, `>=`; dates compare their `iso` text, which orders as time does. Null never matches.
-    static func compare(_ target: SQLValueTarget, _ operation: String, _ value: SQLQueryValue) throws(StoreError)
-        -> SQLFragment
-    {
+    static func compare(
+        _ target: SQLValueTarget, _ operation: String, _ value: SQLQueryValue, _ dialect: some SQLDialect
+    ) throws(StoreError) -> SQLFragment {
         switch value {
         case .null:
             return .alwaysFalse
         case .scalar(let scalar):
-            return SQLFragment("\(target.whole) \(operation) ?", [scalar])
+            return SQLFragment("\(target.whole(dialect)) \(operation) ?", [scalar])
         case .document(let text):
-            return SQLFragment("\(target.whole) \(operation) ?", [.text(text)])
+            return SQLFragment("\(target.whole(dialect)) \(operation) ?", [.text(text)])
         case .date(let iso, _):
-            return SQLFragment("\(try target.member("iso")) \(operation) ?", [.text(iso)])
+            return SQLFragment("\(try target.member("iso", dialect)) \(operation) ?", [.text(iso)])
         case .pointer:
             throw StoreError.invalidQuery("pointers cannot be compared with \(operation)")
         }
     }
 
     /// `expression = ?` for one value, `expression IN (?, …)` for several.
-    static func membership(_ expression: String, _ values: [SQLiteValue]) -> SQLFragment {
+    static func membership(_ expression: String, _ values: [SQLValue]) -> SQLFragment {
         if values.count == 1 { return SQLFragment("\(expression) = ?", values) }
         return SQLFragment("\(expression) IN (\(SQLFragment.placeholders(values.count)))", values)
     }

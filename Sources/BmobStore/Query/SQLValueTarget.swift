@@ -1,30 +1,30 @@
-/// What a comparison reads: a column, a field of `data`, or the current element of a `json_each` over an
-/// array field. Every case yields SQL text made only of validated names.
+/// What a comparison reads: a column, a field of `data`, or the element an array test iterates. Every case
+/// yields SQL text made only of validated names and the dialect's own SQL.
 enum SQLValueTarget {
     /// A system column holding text (`objectId`).
     case column(String)
     /// A field of the object's `data`.
     case field(SQLFieldPath)
-    /// The `value` of the `json_each` row an array test iterates.
+    /// The element of an array field that ``SQLDialect/someElement(of:where:)`` tests.
     case element
 
     /// The value itself.
-    var whole: String {
+    func whole(_ dialect: some SQLDialect) -> String {
         switch self {
         case .column(let name): name
-        case .field(let path): SQLFieldExpression.json(path)
-        case .element: "value"
+        case .field(let path): dialect.field(path, member: nil)
+        case .element: dialect.elementValue
         }
     }
 
     /// A member of an object value (`iso` of a Date, `objectId` of a Pointer).
     ///
     /// - Throws: ``StoreError/Code/invalidQuery`` for a column, which holds no objects.
-    func member(_ name: String) throws(StoreError) -> String {
+    func member(_ name: String, _ dialect: some SQLDialect) throws(StoreError) -> String {
         switch self {
         case .column(let column): throw StoreError.invalidQuery("\(column) cannot be compared with an object")
-        case .field(let path): SQLFieldExpression.json(path, member: name)
-        case .element: "json_extract(value, '$.\(name)')"
+        case .field(let path): dialect.field(path, member: name)
+        case .element: dialect.elementMember(name)
         }
     }
 }

@@ -1,7 +1,7 @@
 /// Brings a database up to date with a list of ``SQLiteMigration``s, in one `BEGIN IMMEDIATE` transaction
 /// so that two processes opening the same file cannot both run a migration.
 enum SQLiteMigrator {
-    private static let table = SQLiteTableName.migrations.quoted
+    private static let table = SQLTableName.migrations.quoted
 
     /// Runs the migrations the database has not recorded yet.
     ///

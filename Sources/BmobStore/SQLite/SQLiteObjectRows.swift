@@ -1,9 +1,9 @@
 import BmobWire
 
 /// The SQL for a class table: `objectId TEXT PRIMARY KEY, createdAt, updatedAt, acl (JSON or NULL),
-/// data (JSON object of the fields)`. Table names arrive validated as ``SQLiteTableName``; values are bound.
+/// data (JSON object of the fields)`. Table names arrive validated as ``SQLTableName``; values are bound.
 enum SQLiteObjectRows {
-    static func createTable(_ connection: SQLiteConnection, _ table: SQLiteTableName) throws {
+    static func createTable(_ connection: SQLiteConnection, _ table: SQLTableName) throws {
         try connection.execute(
             """
             CREATE TABLE IF NOT EXISTS \(table.quoted) (
@@ -16,13 +16,13 @@ enum SQLiteObjectRows {
             """)
     }
 
-    static func dropTable(_ connection: SQLiteConnection, _ table: SQLiteTableName) throws {
+    static func dropTable(_ connection: SQLiteConnection, _ table: SQLTableName) throws {
         try connection.execute("DROP TABLE \(table.quoted)")
         connection.discardStatements()
     }
 
     /// Whether the table exists in the connection's current snapshot.
-    static func tableExists(_ connection: SQLiteConnection, _ table: SQLiteTableName) throws -> Bool {
+    static func tableExists(_ connection: SQLiteConnection, _ table: SQLTableName) throws -> Bool {
         try connection.firstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table.name)]) {
             _ in true
         } ?? false
@@ -31,10 +31,10 @@ enum SQLiteObjectRows {
     /// Names of the tables that hold Bmob classes (internal and SQLite tables fail the name check).
     static func classTables(_ connection: SQLiteConnection) throws -> [String] {
         try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) ?? "" }
-            .filter(SQLiteTableName.isClassTable)
+            .filter(SQLTableName.isClassTable)
     }
 
-    static func fetch(_ connection: SQLiteConnection, _ table: SQLiteTableName, objectId: String) throws
+    static func fetch(_ connection: SQLiteConnection, _ table: SQLTableName, objectId: String) throws
         -> StoredObject?
     {
         let sql = connection.classSQL.text(.select, for: table) {
@@ -45,14 +45,28 @@ enum SQLiteObjectRows {
         }
     }
 
-    static func count(_ connection: SQLiteConnection, _ table: SQLiteTableName) throws -> Int {
+    /// Up to `limit` objects with an objectId above `objectId` (all when `nil`), by objectId: a class's objects a
+    /// page at a time.
+    static func page(_ connection: SQLiteConnection, _ table: SQLTableName, after objectId: String?, limit: Int)
+        throws -> [StoredObject]
+    {
+        let select = "SELECT \(selectedColumns) FROM \(table.quoted)"
+        let decode = { (row: SQLiteStatement) in try decodeSelected(row, className: table.name) }
+        guard let objectId else {
+            return try connection.rows("\(select) ORDER BY objectId LIMIT ?", [.integer(Int64(limit))], decode)
+        }
+        return try connection.rows(
+            "\(select) WHERE objectId > ? ORDER BY objectId LIMIT ?", [.text(objectId), .integer(Int64(limit))], decode)
+    }
+
+    static func count(_ connection: SQLiteConnection, _ table: SQLTableName) throws -> Int {
         Int(try connection.firstRow("SELECT count(*) FROM \(table.quoted)") { $0.int64(0) } ?? 0)
     }
 
     /// Inserts a row; `dataJSON` is the fields' JSON text when the caller already encoded it.
     static func insert(
         _ connection: SQLiteConnection,
-        _ table: SQLiteTableName,
+        _ table: SQLTableName,
         _ object: StoredObject,
         dataJSON: [UInt8]? = nil
     ) throws {
@@ -62,12 +76,12 @@ enum SQLiteObjectRows {
         do {
             try connection.run(sql, [
                 .text(object.objectId), .integer(object.createdAt), .integer(object.updatedAt),
-                SQLiteValue(utf8: object.acl?.jsonBytes), .utf8(dataJSON ?? JSONValue.object(object.fields).jsonBytes),
+                SQLValue(utf8: object.acl?.jsonBytes), .utf8(dataJSON ?? JSONValue.object(object.fields).jsonBytes),
             ])
         } catch {
             // Not `catch … where`: with a typed-throws `do`, Swift 6.3.1 crashes compiling that form.
             if error.sqliteCode == .constraintPrimaryKey {
-                throw StoreError(.duplicate, "an object with this objectId already exists", underlying: error)
+                throw StoreError(.objectIdTaken, "an object with this objectId already exists", underlying: error)
             }
             throw uniqueIndexError(error)
         }
@@ -81,7 +95,7 @@ enum SQLiteObjectRows {
 
     /// Replaces the row's columns; returns whether a row matched.
     static func update(
-        _ connection: SQLiteConnection, _ table: SQLiteTableName, _ object: StoredObject, dataJSON: [UInt8]? = nil
+        _ connection: SQLiteConnection, _ table: SQLTableName, _ object: StoredObject, dataJSON: [UInt8]? = nil
     ) throws -> Bool {
         let sql = connection.classSQL.text(.update, for: table) {
             "UPDATE \($0) SET createdAt = ?, updatedAt = ?, acl = ?, data = ? WHERE objectId = ?"
@@ -95,7 +109,7 @@ enum SQLiteObjectRows {
     }
 
     /// Deletes the row and returns what it held, or `nil` when there was none.
-    static func delete(_ connection: SQLiteConnection, _ table: SQLiteTableName, objectId: String) throws
+    static func delete(_ connection: SQLiteConnection, _ table: SQLTableName, objectId: String) throws
         -> StoredObject?
     {
         let sql = connection.classSQL.text(.delete, for: table) {
@@ -106,15 +120,15 @@ enum SQLiteObjectRows {
         }
     }
 
-    private static func columns(_ object: StoredObject, dataJSON: [UInt8]? = nil) -> [SQLiteValue] {
+    private static func columns(_ object: StoredObject, dataJSON: [UInt8]? = nil) -> [SQLValue] {
         [
-            .integer(object.createdAt), .integer(object.updatedAt), SQLiteValue(utf8: object.acl?.jsonBytes),
+            .integer(object.createdAt), .integer(object.updatedAt), SQLValue(utf8: object.acl?.jsonBytes),
             .utf8(dataJSON ?? JSONValue.object(object.fields).jsonBytes),
         ]
     }
 
     /// The columns a query selects for whole objects, in the order ``decodeSelected(_:className:)`` reads.
-    static let selectedColumns = "objectId, createdAt, updatedAt, acl, data"
+    static let selectedColumns = SQLQueryCompiler<SQLiteDialect>.selectedColumns
 
     /// Reads a row of ``selectedColumns``.
     static func decodeSelected(_ row: SQLiteStatement, className: String) throws -> StoredObject {

@@ -22,13 +22,13 @@ final class SQLiteReadTransaction: StoreReadTransaction {
     }
 
     func fetch(className: String, objectId: String) throws -> StoredObject? {
-        let table = try SQLiteTableName(className: className)
+        let table = try SQLTableName(className: className)
         try checkUsable()
         return try ifTableExists(table) { try SQLiteObjectRows.fetch(connection, table, objectId: objectId) } ?? nil
     }
 
     func count(className: String) throws -> Int {
-        let table = try SQLiteTableName(className: className)
+        let table = try SQLTableName(className: className)
         try checkUsable()
         return try ifTableExists(table) { try SQLiteObjectRows.count(connection, table) } ?? 0
     }
@@ -39,7 +39,7 @@ final class SQLiteReadTransaction: StoreReadTransaction {
     }
 
     func schema(className: String) throws -> [String: FieldSchema] {
-        _ = try SQLiteTableName(className: className)
+        _ = try SQLTableName(className: className)
         try checkUsable()
         return catalog.fields(of: className)
     }
@@ -50,37 +50,37 @@ final class SQLiteReadTransaction: StoreReadTransaction {
     }
 
     func find(_ query: FindQuery) throws -> [StoredObject] {
-        let table = try SQLiteTableName(className: query.className)
+        let table = try SQLTableName(className: query.className)
         try checkUsable()
         return try ifTableExists(table) { try SQLiteQueryRows.find(connection, catalog, query) } ?? []
     }
 
     func findDocuments(_ query: FindQuery) throws -> [StoredDocument] {
-        let table = try SQLiteTableName(className: query.className)
+        let table = try SQLTableName(className: query.className)
         try checkUsable()
         return try ifTableExists(table) { try SQLiteQueryRows.findDocuments(connection, catalog, query) } ?? []
     }
 
     func count(_ query: FindQuery) throws -> Int {
-        let table = try SQLiteTableName(className: query.className)
+        let table = try SQLTableName(className: query.className)
         try checkUsable()
         return try ifTableExists(table) { try SQLiteQueryRows.count(connection, catalog, query) } ?? 0
     }
 
     func aggregate(_ query: FindQuery) throws -> [[String: JSONValue]] {
-        let table = try SQLiteTableName(className: query.className)
+        let table = try SQLTableName(className: query.className)
         try checkUsable()
         return try ifTableExists(table) { try SQLiteQueryRows.aggregate(connection, catalog, query) } ?? []
     }
 
     func indexes(className: String) throws -> [[String]] {
-        _ = try SQLiteTableName(className: className)
+        _ = try SQLTableName(className: className)
         try checkUsable()
         return try SQLiteIndexRows.paths(connection, className: className)
     }
 
     func relationTargets(className: String, objectId: String, key: String) throws -> [PointerValue] {
-        _ = try SQLiteTableName(className: className)
+        _ = try SQLTableName(className: className)
         try StoreError.validateFieldName(key)
         try checkUsable()
         return try SQLiteRelationRows.targets(connection, className: className, objectId: objectId, key: key)
@@ -88,7 +88,7 @@ final class SQLiteReadTransaction: StoreReadTransaction {
 
     /// The SQL and plan of a find, for ``SQLiteStore/explain(_:)``.
     func explain(_ query: FindQuery) throws -> SQLiteQueryPlan {
-        _ = try SQLiteTableName(className: query.className)
+        _ = try SQLTableName(className: query.className)
         try checkUsable()
         return try SQLiteQueryRows.explain(connection, catalog, query)
     }
@@ -111,7 +111,7 @@ final class SQLiteReadTransaction: StoreReadTransaction {
     }
 
     /// Runs `body`; when it fails because the table is missing from this snapshot, returns `nil`.
-    private func ifTableExists<T>(_ table: SQLiteTableName, _ body: () throws -> T) throws -> T? {
+    private func ifTableExists<T>(_ table: SQLTableName, _ body: () throws -> T) throws -> T? {
         do {
             return try body()
         } catch let error as StoreError where error.sqliteCode?.primary == .error {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension SQLiteStore {
     /// How to open an ``SQLiteStore``.
     package struct Configuration: Sendable {
@@ -23,8 +17,8 @@ extension SQLiteStore {
         package var cacheSizeKibibytes: Int
         /// The time recorded in journal rows and `__migrations`, in milliseconds since 1970 UTC.
         package var clock: @Sendable () -> Int64
-        /// How much work one read and one `$regex` evaluation may do; see ``WorkLimits``.
-        package var workLimits: WorkLimits
+        /// How much work one read and one `$regex` evaluation may do; see ``StoreWorkLimits``.
+        package var workLimits: StoreWorkLimits
         /// The largest object a write may store, in bytes of its fields' JSON (the `data` column); a larger
         /// insert or update fails with ``StoreError/Code/tooLarge``. Checked on the text the write encodes
         /// anyway, so the limit costs nothing.
@@ -32,7 +26,7 @@ extension SQLiteStore {
 
         /// A configuration with defaults: 4 readers, ``SynchronousMode/normal``, a 5 s busy timeout,
         /// groups of up to 256 writes, a 16 MiB page cache per connection, the system clock, and the default
-        /// ``WorkLimits``.
+        /// ``StoreWorkLimits``.
         package init(
             path: String,
             readerCount: Int = 4,
@@ -41,7 +35,7 @@ extension SQLiteStore {
             maximumGroupSize: Int = 256,
             cacheSizeKibibytes: Int = 16384,
             clock: @escaping @Sendable () -> Int64 = Configuration.systemClock,
-            workLimits: WorkLimits = WorkLimits(),
+            workLimits: StoreWorkLimits = StoreWorkLimits(),
             maximumDocumentBytes: Int = .max
         ) {
             self.maximumDocumentBytes = maximumDocumentBytes
@@ -58,9 +52,7 @@ extension SQLiteStore {
         /// Wall-clock time in milliseconds since 1970 UTC.
         @Sendable
         package static func systemClock() -> Int64 {
-            var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
-            return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
+            StoreFactory.systemClock()
         }
     }
 }

@@ -8,7 +8,10 @@ package import BmobWire
 /// No SQLite call runs on the calling task's thread. Each class is a table (`objectId`, `createdAt`,
 /// `updatedAt`, `acl`, `data` as a JSON object); internal tables start with `__`: `__journal`,
 /// `__schema` (the schema registry, cached in memory and updated only after COMMIT), `__relation` (relation
-/// members), `__index` (declared indexes) and `__migrations`. Queries compile through ``SQLQueryCompiler``.
+/// members), `__index` (declared indexes), `__class_permission`, the account and verification tables and
+/// `__migrations`. Queries compile through ``SQLQueryCompiler`` in the ``SQLiteDialect``. The server opens it
+/// through ``StoreFactory`` (``StorageConfiguration/sqlite(synchronous:)``); every SQLite-specific file lives
+/// under `BmobStore/SQLite/`.
 ///
 /// Call ``close()`` before dropping the store: it finishes queued writes, checkpoints the WAL and stops
 /// the threads.

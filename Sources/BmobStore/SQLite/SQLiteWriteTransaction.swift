@@ -1,7 +1,8 @@
 import BmobWire
 
 /// One job's view of the writer's transaction: its changes run inside the job's savepoint, and its schema
-/// changes go to a private copy of the catalog that the writer keeps only if the job succeeds.
+/// changes go to a private copy of the catalog that the writer keeps only if the job succeeds. Each change
+/// appends its journal rows (see ``StoreCoreWriteTransaction``) on the same connection, inside the transaction.
 final class SQLiteWriteTransaction: StoreWriteTransaction {
     let connection: SQLiteConnection
     private let caller: String?
@@ -31,14 +32,14 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     }
 
     func fetch(className: String, objectId: String) throws -> StoredObject? {
-        let table = try SQLiteTableName(className: className)
+        let table = try SQLTableName(className: className)
         checkActive()
         guard catalog.contains(className) else { return nil }
         return try SQLiteObjectRows.fetch(connection, table, objectId: objectId)
     }
 
     func count(className: String) throws -> Int {
-        let table = try SQLiteTableName(className: className)
+        let table = try SQLTableName(className: className)
         checkActive()
         guard catalog.contains(className) else { return 0 }
         return try SQLiteObjectRows.count(connection, table)
@@ -52,7 +53,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     func schema(className: String) throws -> [String: FieldSchema] {
         checkActive()
         if let fields = catalog.classes[className] { return fields }
-        _ = try SQLiteTableName(className: className)  // an unknown class's name is still checked
+        _ = try SQLTableName(className: className)  // an unknown class's name is still checked
         return [:]
     }
 
@@ -64,12 +65,12 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     func insert(_ object: StoredObject) throws {
         checkActive()
         // One catalog lookup for both questions: is the name valid, and does its table exist yet.
-        let table: SQLiteTableName
+        let table: SQLTableName
         if catalog.contains(object.className) {
             table = .cataloged(object.className)
         } else {
-            table = try SQLiteTableName(className: object.className)
-            try createClassIfNeeded(table)
+            table = try SQLTableName(className: object.className)
+            try createClassIfNeeded(table, journaled: true)
         }
         // Encode the fields once: the size check, the data column and the journal's `after` share the text.
         let fieldsJSON = try documentJSON(object)
@@ -81,7 +82,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     }
 
     func update(_ object: StoredObject) throws {
-        let table = try SQLiteTableName(className: object.className)
+        let table = try SQLTableName(className: object.className)
         checkActive()
         let fieldsJSON = try documentJSON(object)
         guard catalog.contains(object.className),
@@ -93,12 +94,12 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
 
     @discardableResult
     func delete(className: String, objectId: String) throws -> StoredObject {
-        let table = try SQLiteTableName(className: className)
+        let table = try SQLTableName(className: className)
         checkActive()
         guard catalog.contains(className),
             let before = try SQLiteObjectRows.delete(connection, table, objectId: objectId)
         else { throw StoreError(.notFound, "object not found") }
-        try SQLiteRelationRows.deleteOwner(connection, className: className, objectId: objectId)
+        try journalRemoved(try SQLiteRelationRows.deleteOwner(connection, className: className, objectId: objectId))
         try journal(className, objectId, .delete, before: before.json, after: nil)
         return before
     }
@@ -117,7 +118,8 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         if let recorded = catalog.classes[className], fields.allSatisfy({ recorded[$0.key] == $0.value }) {
             return
         }
-        let table = try SQLiteTableName(className: className)
+        let table = try SQLTableName(className: className)
+        let existed = catalog.contains(className)
         var recorded = catalog.fields(of: className)
         var added: [(String, FieldSchema)] = []
         for name in fields.keys.sorted() {
@@ -135,15 +137,18 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
                 added.append((name, schema))
             }
         }
-        try createClassIfNeeded(table)
+        guard !added.isEmpty || !existed else { return }
+        let before = existed ? try classSchema(className) : nil
+        try createClassIfNeeded(table, journaled: false)
         for (name, schema) in added {
             try SQLiteSchemaRows.insert(connection, className: className, field: name, schema: schema)
         }
         catalog.classes[className] = recorded
+        try journalSchema(className, before: before)
     }
 
     func removeField(className: String, field: String) throws {
-        let table = try SQLiteTableName(className: className)
+        let table = try SQLTableName(className: className)
         checkActive()
         guard catalog.contains(className) else { throw StoreError(.notFound, "class not found") }
         try StoreError.validateFieldName(field)
@@ -156,73 +161,93 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
             object.fields[field] = nil
             try update(object)
         }
-        try SQLiteRelationRows.deleteKey(connection, className: className, key: field)
+        try journalRemoved(try SQLiteRelationRows.deleteKey(connection, className: className, key: field))
+        let before = try classSchema(className)
         try SQLiteSchemaRows.deleteField(connection, className: className, field: field)
         catalog.classes[className]?[field] = nil
+        try journalSchema(className, before: before)
     }
 
     func dropClass(className: String) throws {
-        let table = try SQLiteTableName(className: className)
+        let table = try SQLTableName(className: className)
         checkActive()
         guard catalog.contains(className) else { throw StoreError(.notFound, "class not found") }
+        let schema = try classSchema(className)
+        // Every object goes into the journal first, a page at a time, so that history and restore can bring
+        // the class back.
+        var last: String?
+        while true {
+            let objects = try SQLiteObjectRows.page(connection, table, after: last, limit: Self.dropPageSize)
+            for object in objects {
+                try journal(className, object.objectId, .dropClassObject, before: object.json, after: nil)
+            }
+            guard objects.count == Self.dropPageSize, let next = objects.last?.objectId else { break }
+            last = next
+        }
+        try journalRemoved(try SQLiteRelationRows.deleteClass(connection, className: className))
         try SQLiteObjectRows.dropTable(connection, table)
         try SQLiteSchemaRows.deleteClass(connection, className: className)
         try SQLiteIndexRows.deleteClass(connection, className: className)
-        try SQLiteRelationRows.deleteClass(connection, className: className)
         try SQLitePermissionRows.set(connection, className: className, permissions: nil)
         catalog.classes[className] = nil
         catalog.permissions[className] = nil
-        try journal(className, nil, .dropClass, before: nil, after: nil)
+        try journal(className, nil, .dropClass, before: schema.json, after: nil)
     }
 
+    /// Objects a class drop reads and journals at a time.
+    private static let dropPageSize = 256
+
     func find(_ query: FindQuery) throws -> [StoredObject] {
-        _ = try SQLiteTableName(className: query.className)
+        _ = try SQLTableName(className: query.className)
         checkActive()
         return try SQLiteQueryRows.find(connection, catalog, query)
     }
 
     func findDocuments(_ query: FindQuery) throws -> [StoredDocument] {
-        _ = try SQLiteTableName(className: query.className)
+        _ = try SQLTableName(className: query.className)
         checkActive()
         return try SQLiteQueryRows.findDocuments(connection, catalog, query)
     }
 
     func count(_ query: FindQuery) throws -> Int {
-        _ = try SQLiteTableName(className: query.className)
+        _ = try SQLTableName(className: query.className)
         checkActive()
         return try SQLiteQueryRows.count(connection, catalog, query)
     }
 
     func aggregate(_ query: FindQuery) throws -> [[String: JSONValue]] {
-        _ = try SQLiteTableName(className: query.className)
+        _ = try SQLTableName(className: query.className)
         checkActive()
         return try SQLiteQueryRows.aggregate(connection, catalog, query)
     }
 
     func indexes(className: String) throws -> [[String]] {
-        _ = try SQLiteTableName(className: className)
+        _ = try SQLTableName(className: className)
         checkActive()
         return try SQLiteIndexRows.paths(connection, className: className)
     }
 
     func relationTargets(className: String, objectId: String, key: String) throws -> [PointerValue] {
-        _ = try SQLiteTableName(className: className)
+        _ = try SQLTableName(className: className)
         try StoreError.validateFieldName(key)
         checkActive()
         return try SQLiteRelationRows.targets(connection, className: className, objectId: objectId, key: key)
     }
 
     func createIndex(className: String, paths: [String], unique: Bool) throws {
-        let table = try SQLiteTableName(className: className)
+        let table = try SQLTableName(className: className)
         let fieldPaths = try Self.indexPaths(paths)
         checkActive()
         let name = SQLiteIndexRows.name(className: className, paths: fieldPaths)
-        if let existing = try SQLiteIndexRows.isUnique(connection, name: name) {
-            if existing == unique { return }
+        let existed = catalog.contains(className)
+        let existing = try SQLiteIndexRows.isUnique(connection, name: name)
+        if existing == unique { return }
+        let before = existed ? try classSchema(className) : nil
+        if existing != nil {
             try connection.execute("DROP INDEX \(name.quoted)")
             try SQLiteIndexRows.delete(connection, name: name)
         }
-        try createClassIfNeeded(table)
+        try createClassIfNeeded(table, journaled: false)
         let statement = SQLiteIndexRows.createStatement(
             name: name, table: table, paths: fieldPaths, schema: catalog.fields(of: className), unique: unique)
         do {
@@ -234,30 +259,41 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
                 underlying: error)
         }
         try SQLiteIndexRows.insert(connection, name: name, className: className, paths: fieldPaths, unique: unique)
+        try journalSchema(className, before: before)
     }
 
     func dropIndex(className: String, paths: [String]) throws {
-        _ = try SQLiteTableName(className: className)
+        _ = try SQLTableName(className: className)
         let fieldPaths = try Self.indexPaths(paths)
         checkActive()
         let name = SQLiteIndexRows.name(className: className, paths: fieldPaths)
         guard try SQLiteIndexRows.isUnique(connection, name: name) != nil else {
             throw StoreError(.notFound, "index not found")
         }
+        let before = try classSchema(className)
         try connection.execute("DROP INDEX \(name.quoted)")
         try SQLiteIndexRows.delete(connection, name: name)
+        try journalSchema(className, before: before)
     }
 
     func addRelation(className: String, objectId: String, key: String, targets: [PointerValue]) throws {
         try Self.validateRelation(className: className, key: key, targets: targets)
         checkActive()
-        try SQLiteRelationRows.add(connection, className: className, objectId: objectId, key: key, targets: targets)
+        let added = try SQLiteRelationRows.add(
+            connection, className: className, objectId: objectId, key: key, targets: targets)
+        guard !added.isEmpty else { return }
+        let change = JournalRelationChange(key: key, targets: added)
+        try journal(className, objectId, .addRelation, before: nil, after: change.json)
     }
 
     func removeRelation(className: String, objectId: String, key: String, targets: [PointerValue]) throws {
         try Self.validateRelation(className: className, key: key, targets: targets)
         checkActive()
-        try SQLiteRelationRows.remove(connection, className: className, objectId: objectId, key: key, targets: targets)
+        let removed = try SQLiteRelationRows.remove(
+            connection, className: className, objectId: objectId, key: key, targets: targets)
+        guard !removed.isEmpty else { return }
+        let change = JournalRelationChange(key: key, targets: removed)
+        try journal(className, objectId, .removeRelation, before: change.json, after: nil)
     }
 
     private static func indexPaths(_ paths: [String]) throws -> [SQLFieldPath] {
@@ -266,17 +302,40 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     }
 
     private static func validateRelation(className: String, key: String, targets: [PointerValue]) throws {
-        _ = try SQLiteTableName(className: className)
+        _ = try SQLTableName(className: className)
         try StoreError.validateFieldName(key)
         for target in targets {
-            _ = try SQLiteTableName(className: target.className)
+            _ = try SQLTableName(className: target.className)
         }
     }
 
-    private func createClassIfNeeded(_ table: SQLiteTableName) throws {
+    /// Creates the class's table unless it exists; `journaled` journals the creation as a `schema` entry (callers
+    /// that change the schema further journal the whole change once instead).
+    private func createClassIfNeeded(_ table: SQLTableName, journaled: Bool) throws {
         guard !catalog.contains(table.name) else { return }
         try SQLiteObjectRows.createTable(connection, table)
         catalog.classes[table.name] = [:]
+        if journaled { try journalSchema(table.name, before: nil) }
+    }
+
+    /// The class's schema as this job sees it: recorded fields, permissions and declared indexes.
+    func classSchema(_ className: String) throws -> StoredClassSchema {
+        StoredClassSchema(
+            fields: catalog.fields(of: className), permissions: catalog.permissions[className],
+            indexes: try SQLiteIndexRows.list(connection, className: className))
+    }
+
+    /// Journals a schema change of a class that exists now: `before` (``StoredClassSchema``) to the current schema.
+    func journalSchema(_ className: String, before: StoredClassSchema?) throws {
+        try journal(className, nil, .schema, before: before?.json, after: try classSchema(className).json)
+    }
+
+    /// Journals relation members that were removed with something else: one `removeRelation` per owner and key.
+    private func journalRemoved(_ members: [SQLiteRelationRows.Member]) throws {
+        guard !members.isEmpty else { return }
+        for (className, objectId, change) in SQLiteRelationRows.changes(members) {
+            try journal(className, objectId, .removeRelation, before: change.json, after: nil)
+        }
     }
 
     private func journal(

@@ -1,8 +1,30 @@
-/// A Bmob app's database: objects by class, the schema registry and the journal.
+/// A Bmob app's database: objects by class, the schema registry and the journal, with account and verification
+/// records beside them.
 ///
-/// The interface knows no SQL and no engine types, so ``SQLiteStore`` and a PostgreSQL store can sit
-/// behind it. Work happens in closures that receive a transaction valid only inside them: ``write(caller:_:)``
-/// runs on the store's writer, ``read(_:)`` on a pooled reader with a consistent snapshot.
+/// The interface knows no SQL and no engine types: ``SQLiteStore`` implements it today, a PostgreSQL store next
+/// (see ``StorageConfiguration`` and ``StoreFactory``). Work happens in closures that receive a transaction valid
+/// only inside them: ``write(caller:_:)`` runs on the store's writer, ``read(_:)`` on a pooled reader with a
+/// consistent snapshot. Engine failures reach callers as ``StoreError`` codes.
+///
+/// ## The journal's order
+///
+/// Every committed write appends journal entries in its own transaction, each with a `seq`. Readers (realtime
+/// feeds, history, other nodes) tail the journal with ``journal(after:limit:)``, keeping the largest `seq` they
+/// have seen as their cursor. Two rules make that lossless, and every engine keeps them:
+///
+/// 1. `seq` grows in commit order: an entry committed after another has a larger `seq`, and `seq`s are never
+///    reused.
+/// 2. No gap is filled later: once a reader has been given an entry with `seq = n` (by ``journal(after:limit:)``,
+///    ``StoreCoreReadTransaction/lastJournalSeq()`` or ``committedJournalSeq``), no entry with a `seq` below `n`
+///    appears afterwards. Entries are returned only when no uncommitted transaction holds a smaller `seq`.
+///
+/// A sequence alone breaks rule 2 under concurrent writers: one writer draws 7, a second draws 8 and commits
+/// first, and a reader that saw 8 never sees 7. An engine therefore draws `seq`s in commit order or hides entries
+/// above the smallest `seq` still in flight. ``SQLiteStore`` has one writer at a time (the database's write lock,
+/// across processes too) that draws each `seq` as the largest plus one inside its transaction, so every snapshot
+/// holds a prefix of the journal. A PostgreSQL store draws its `seq`s at the end of each write transaction, under a
+/// transaction-scoped advisory lock on the app's journal that is released only once the commit is visible, so
+/// concurrent writers on any number of nodes draw them in commit order.
 ///
 /// ## Topics
 /// ### Transactions
@@ -61,13 +83,15 @@ package protocol Store: Sendable {
     /// - Throws: What `body` threw, `CancellationError`, or a ``StoreError``.
     func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReadTransaction) throws -> T) async throws -> T
 
-    /// Journal entries with `seq` greater than `seq`, in order, at most `limit` of them.
+    /// Committed journal entries with `seq` greater than `seq`, in `seq` order, at most `limit` of them, following
+    /// the rules in "The journal's order": an entry with a smaller `seq` than the last one returned never appears
+    /// later, so the last `seq` returned is the next call's cursor.
     ///
     /// - Throws: A ``StoreError``.
     func journal(after seq: Int64, limit: Int) async throws -> [JournalEntry]
 
-    /// The `seq` of the last committed journal row (0 for an empty journal). Read it before waiting for
-    /// commits: every entry committed afterwards has a larger `seq`.
+    /// The `seq` of the last committed journal entry (0 for an empty journal). Read it before waiting for
+    /// commits: every entry committed afterwards has a larger `seq`, and every entry up to it can be read.
     var committedJournalSeq: Int64 { get }
 
     /// Calls `observer` with the new journal head after every commit that appended journal rows (across

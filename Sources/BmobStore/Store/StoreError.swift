@@ -3,14 +3,16 @@ package import BmobWire
 /// The one error type of `BmobStore`.
 ///
 /// Match on ``code``; codes are static members over a private enum, so new ones can be added without
-/// breaking callers. ``description`` is safe to log: it never contains SQL parameters, object data or
-/// database text. The database's own message and the SQL statement are only in ``debugDescription``.
+/// breaking callers. Each engine maps its failures to these codes (a taken objectId, a unique index, a busy or
+/// full database), so callers never read an engine's result codes. ``description`` is safe to log: it never
+/// contains SQL parameters, object data or database text. The database's own message and the SQL statement are
+/// only in ``debugDescription``.
 package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// What went wrong, in terms a service can act on.
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case notFound, duplicate, typeMismatch, invalidClassName, invalidFieldName, invalidQuery, tooLarge, busy,
-                closed, corrupt, incompatible, io, full, readOnly, `internal`
+            case notFound, objectIdTaken, duplicate, typeMismatch, invalidClassName, invalidFieldName, invalidQuery,
+                tooLarge, busy, closed, corrupt, incompatible, io, full, readOnly, `internal`
         }
 
         private let base: Base
@@ -23,7 +25,10 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
 
         /// No object with that class and objectId, or no such class.
         package static let notFound = Code(.notFound)
-        /// An object with that objectId already exists in the class.
+        /// An insert's objectId is already taken in its class: the caller may retry with a fresh id.
+        package static let objectIdTaken = Code(.objectIdTaken)
+        /// A unique index already holds the value (or, for an index being declared unique, objects already
+        /// share values).
         package static let duplicate = Code(.duplicate)
         /// A field's type differs from the type the schema registry recorded.
         package static let typeMismatch = Code(.typeMismatch)
@@ -64,8 +69,8 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
     package var fileID: String?
     /// The line that goes with ``fileID``.
     package var line: Int?
-    /// The SQLite result code behind this error; internal, so the store's interface stays SQL-free.
-    var sqliteCode: SQLiteResultCode?
+    /// The engine's own result code behind this error; internal, so the store's interface stays engine-free.
+    var engineCode: (any StoreEngineCode)?
     /// Database text (SQLite's message, the statement): may quote data, so only ``debugDescription`` shows it.
     var detail: String?
 
@@ -84,10 +89,10 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
         self.line = line
     }
 
-    /// Whether an insert failed because its objectId is taken (rather than a unique index): the caller
-    /// may retry with a fresh id.
+    /// Whether an insert failed because its objectId is taken (``Code/objectIdTaken``) rather than because of a
+    /// unique index: the caller may retry with a fresh id.
     package var isObjectIdCollision: Bool {
-        code == .duplicate && sqliteCode == .constraintPrimaryKey
+        code == .objectIdTaken
     }
 
     /// The Bmob protocol code a front door answers with: 101, 102, 103, 105, 111, 301, 401, 503, or 500 for the
@@ -95,7 +100,7 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
     package var bmobCode: BmobErrorCode {
         switch code {
         case .notFound: .objectNotFound
-        case .duplicate: .duplicateValue
+        case .objectIdTaken, .duplicate: .duplicateValue
         case .typeMismatch: .incorrectType
         case .invalidClassName: .invalidClassName
         case .invalidFieldName: .invalidFieldName
@@ -108,7 +113,7 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
 
     package var description: String {
         var text = "StoreError.\(code): \(message)"
-        if let sqliteCode { text += " [SQLite \(sqliteCode)]" }
+        if let engineCode { text += " [\(engineCode)]" }
         return text
     }
 

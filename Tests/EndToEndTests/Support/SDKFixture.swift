@@ -64,7 +64,7 @@ enum SDKFixture {
     static func ensureUser(_ objectId: String, username: String) async throws {
         do {
             try await server().seedObject(className: "_User", objectId: objectId, fields: ["username": .string(username)])
-        } catch let error as StoreError where error.code == .duplicate {
+        } catch let error as StoreError where error.code == .objectIdTaken {
             // An earlier test made it.
         }
     }

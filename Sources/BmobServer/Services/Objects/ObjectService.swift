@@ -74,7 +74,7 @@ package struct ObjectService: Sendable {
             do {
                 try transaction.insert(object)
                 break
-            } catch let error as StoreError where error.isObjectIdCollision && attempts < 5 {
+            } catch let error as StoreError where error.code == .objectIdTaken && attempts < 5 {
                 attempts += 1
                 object.objectId = ids.make()
             }

@@ -2,10 +2,6 @@ package import BmobStore
 import BmobWire
 
 extension RoleService {
-    /// How many child roles one membership query names at most, to stay well under SQLite's limit on bound
-    /// values; larger levels take one query per chunk.
-    private static let chunkSize = 500
-
     /// The names of every role a user belongs to: the roles whose `users` relation holds the user, plus,
     /// level by level, every role whose `roles` relation holds a role already found (members of a child role
     /// inherit its parents).
@@ -44,17 +40,9 @@ extension RoleService {
             }
             guard !added.isEmpty, level < maximumDepth else { return names }
             level += 1
-            found = []
-            var start = 0
-            while start < added.count {
-                let chunk = added[start..<min(start + chunkSize, added.count)]
-                start += chunkSize
-                let children = chunk.map { PointerValue(className: className, objectId: $0).json }
-                found += try transaction.find(
-                    FindQuery(
-                        className: className, condition: .field(path: rolesKey, constraints: [.containedIn(children)]),
-                        limit: .max))
-            }
+            found = try transaction.relationOwners(
+                className: className, key: rolesKey,
+                holdingAnyOf: added.map { PointerValue(className: className, objectId: $0) })
         }
     }
 }

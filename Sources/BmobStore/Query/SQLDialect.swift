@@ -1,0 +1,62 @@
+package import BmobWire
+
+/// What differs between SQL engines in the statements ``SQLQueryCompiler`` builds: how a field of the JSON
+/// `data` document is read, how an array field's elements are tested, JSON types, how `$regex` and `$nearSphere`
+/// are evaluated, how an ACL is searched, days of millisecond columns, booleans, and the engine's parameter
+/// markers and bound-value limit.
+///
+/// The compiler owns the storage conventions (a class is a table of `objectId`, `createdAt`, `updatedAt`, `acl`
+/// and `data`; Dates compare their `iso` text, Pointers their `objectId`) and folds the conditions; a dialect only
+/// spells them. Index creation spells fields through the same dialect, so a query's expression is exactly the
+/// one its index holds. Every method returns SQL text made only of validated names and the dialect's own SQL;
+/// values travel as bound ``SQLValue``s, marked `?` in fragments.
+///
+/// ``SQLiteDialect`` is the one dialect today.
+package protocol SQLDialect: Sendable {
+    /// Most values one statement may bind.
+    var maximumBoundValues: Int { get }
+
+    /// A field of the object's `data`, or a member of that field's value (`iso` of a Date, `objectId` of a
+    /// Pointer); NULL when missing.
+    func field(_ path: SQLFieldPath, member: String?) -> String
+
+    /// The JSON type of a field: NULL when the field is missing, the engine's name for JSON null when it holds
+    /// null (so `IS NULL` tests presence). Aggregates read it back through the engine.
+    func fieldType(_ path: SQLFieldPath) -> String
+
+    /// A condition that some element of the array field `path` satisfies `condition` (any element when `nil`).
+    /// Inside `condition`, ``elementValue`` and ``elementMember(_:)`` name the element.
+    func someElement(of path: SQLFieldPath, where condition: SQLFragment?) -> SQLFragment
+
+    /// The element being tested inside ``someElement(of:where:)``.
+    var elementValue: String { get }
+
+    /// A member of the element being tested inside ``someElement(of:where:)``.
+    func elementMember(_ name: String) -> String
+
+    /// A condition, inside ``someElement(of:where:)``, that the element is a string (JSON text of nested objects
+    /// is no string).
+    var elementIsString: String { get }
+
+    /// A condition that the row has no ACL (`acl IS NULL`) or that its `acl` column grants `"read": true` to one
+    /// of `readers` (sorted, not empty).
+    func aclAllowsRead(by readers: [String]) -> SQLFragment
+
+    /// 1 when ``BoundedRegex`` built from `pattern` and `options` matches the string `subject`, 0 for anything
+    /// else; held to the store's per-evaluation step limit.
+    func regexMatch(pattern: String, options: String, subject: String) -> SQLFragment
+
+    /// The great-circle angle in radians between `point` and the degrees `latitude`, `longitude`; NULL when
+    /// either is not a number.
+    func distance(from point: GeoPointValue, latitude: String, longitude: String) -> SQLFragment
+
+    /// The UTC day (`YYYY-MM-DD` text) of a column of milliseconds since 1970.
+    func day(ofMilliseconds column: String) -> String
+
+    /// The bound value a JSON boolean in a query compares as, matching how ``field(_:member:)`` reads a stored
+    /// boolean.
+    func boolean(_ flag: Bool) -> SQLValue
+
+    /// The text the engine runs for a statement whose parameters are marked `?`.
+    func statementText(_ sql: String) -> String
+}

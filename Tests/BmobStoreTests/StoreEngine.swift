@@ -1,0 +1,44 @@
+import BmobStore
+import Foundation
+import Testing
+
+/// A database engine the store suite runs on. Suites over `any Store` take it as their test argument
+/// (`@Test(arguments: StoreEngine.allCases)`), so a second engine is one more case here.
+enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// ``SQLiteStore``: a file in a fresh temporary folder.
+    case sqlite
+
+    var testDescription: String { rawValue }
+
+    /// The storage configuration the server would be given for this engine.
+    var configuration: StorageConfiguration {
+        switch self {
+        case .sqlite: .sqlite()
+        }
+    }
+
+    /// A fresh, empty database of this engine; ``EngineDatabase/remove()`` deletes it.
+    func makeDatabase() throws -> EngineDatabase {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("bmob-store-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return EngineDatabase(engine: self, directory: directory)
+    }
+
+    /// Runs `body` with a store on a fresh database, closes the store and removes the database.
+    func withStore(
+        clock: TestClock = TestClock(),
+        _ body: (any Store, EngineDatabase) async throws -> Void
+    ) async throws {
+        let database = try makeDatabase()
+        defer { database.remove() }
+        let store = try await database.open(clock: clock)
+        do {
+            try await body(store, database)
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+    }
+}
