@@ -85,7 +85,9 @@ import Testing
             let runtime = try #require(await server.server.context.apps.runtime(id: TestServer.applicationId))
             let entries = try await runtime.store.journal(after: 0, limit: 10).filter { $0.op != .schema }
             #expect(entries.map(\.op.rawValue) == ["create", "update", "update", "delete"])
-            #expect(entries.map(\.caller) == ["native", "native", "rest", "native"])
+            // The door is recorded beside the caller (anonymous here, so no user id).
+            #expect(entries.map(\.door) == ["native", "native", "rest", "native"])
+            #expect(entries.allSatisfy { $0.caller == nil })
         }
     }
 

@@ -213,13 +213,18 @@ import Testing
 
     @Test func writesAreJournaledWithTheirCaller() async throws {
         try await withTestServer { server in
+            let (userId, token) = try await server.signUpUser("logger", password: "pw")
             let objectId = try await server.create("Logged", ["a": 1])
             _ = try await server.call("PUT", "/1/classes/Logged/\(objectId)", json: ["a": 2], master: true)
-            _ = try await server.call("DELETE", "/1/classes/Logged/\(objectId)")
+            _ = try await server.call(
+                "DELETE", "/1/classes/Logged/\(objectId)", headers: [("X-Bmob-Session-Token", token)])
             let runtime = try #require(await server.server.context.apps.runtime(id: TestServer.applicationId))
-            let entries = try await runtime.store.journal(after: 0, limit: 10).filter { $0.op != .schema }
+            let entries = try await runtime.store.journal(after: 0, limit: 20)
+                .filter { $0.op != .schema && $0.className == "Logged" }
             #expect(entries.map(\.op.rawValue) == ["create", "update", "delete"])
-            #expect(entries.map(\.caller) == ["rest", "master", "rest"])
+            // The resolved caller (none for an anonymous one), and the door beside it.
+            #expect(entries.map(\.caller) == [nil, "master", userId])
+            #expect(entries.map(\.door) == ["rest", "rest", "rest"])
             #expect(entries[1].before?["a"] == 1)
             #expect(entries[1].after?["a"] == 2)
         }

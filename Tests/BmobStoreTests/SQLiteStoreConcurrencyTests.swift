@@ -24,7 +24,7 @@ struct SQLiteStoreConcurrencyTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for index in 1..<total {
                     group.addTask {
-                        try await store.write(caller: "writer-\(index)") { try $0.insert(Fixtures.post("w\(index)")) }
+                        try await store.write(caller: JournalAuthor(caller: "writer-\(index)")) { try $0.insert(Fixtures.post("w\(index)")) }
                     }
                 }
                 try await group.waitForAll()

@@ -48,7 +48,7 @@ struct SQLiteStoreRerunTests {
         for (index, write) in plan.enumerated() {
             let task = Task {
                 do {
-                    try await store.write(caller: write.id, rerunnable: write.rerunnable) { transaction in
+                    try await store.write(caller: JournalAuthor(caller: write.id), rerunnable: write.rerunnable) { transaction in
                         runs.record(write.id)
                         if case .failFirst = write.step { throw Rollback() }
                         try transaction.insert(Fixtures.post(write.id))

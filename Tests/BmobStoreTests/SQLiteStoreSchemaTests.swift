@@ -41,30 +41,36 @@ struct SQLiteStoreSchemaTests {
         let rebuild = SQLiteMigration.builtin.firstIndex { $0.name == "0008-journal-without-autoincrement" }
         let beforeRebuild = Array(SQLiteMigration.builtin[..<(try #require(rebuild))])
 
-        // A database from before the rebuild: three writes, one of them rolled back inside its group.
-        let old = try await database.open(migrations: beforeRebuild)
-        try await old.write(caller: "rest") { try $0.insert(Fixtures.post("p1")) }
-        await #expect(throws: StoreError.self) {
-            try await old.write(caller: "rest") { transaction in
-                try transaction.insert(Fixtures.post("p2"))
-                throw StoreError(.invalidQuery, "rolled back")
-            }
-        }
-        try await old.write(caller: "master") { try $0.insert(Fixtures.post("p3", title: "third")) }
-        let entries = try await old.journal(after: 0, limit: 100)
-        // The class's creation (a schema entry), then the two kept inserts.
-        #expect(entries.map(\.objectId) == [nil, "p1", "p3"])
-        #expect(entries.map(\.seq) == [1, 2, 3])
+        // A database from before the rebuild, its journal written as that version wrote it: the class's
+        // creation and two inserts (numbers 1 to 3). Written by a migration of the test's own, since this
+        // version's writes also fill columns added after the rebuild.
+        let oldRows = SQLiteMigration(
+            name: "test-0001-old-journal-rows",
+            sql: """
+                INSERT INTO "__journal" (className, objectId, op, "before", "after", caller, time)
+                    VALUES ('Post', NULL, 'schema', NULL, NULL, 'rest', 1);
+                INSERT INTO "__journal" (className, objectId, op, "before", "after", caller, time)
+                    VALUES ('Post', 'p1', 'create', NULL, '{"objectId":"p1"}', 'rest', 2);
+                INSERT INTO "__journal" (className, objectId, op, "before", "after", caller, time)
+                    VALUES ('Post', 'p3', 'create', NULL, '{"objectId":"p3"}', 'master', 3);
+                """)
+        let old = try await database.open(migrations: beforeRebuild + [oldRows])
         await old.close()
 
-        let store = try await database.open()
-        #expect(try await store.appliedMigrations() == SQLiteMigration.builtin.map(\.name))
-        #expect(try await store.journal(after: 0, limit: 100) == entries)
-        _ = try await store.write(caller: nil) { try $0.delete(className: "Post", objectId: "p1") }
+        let store = try await database.open(migrations: SQLiteMigration.builtin + [oldRows])
+        #expect(try await store.appliedMigrations().sorted() == (SQLiteMigration.builtin.map(\.name) + [oldRows.name]).sorted())
+        let entries = try await store.journal(after: 0, limit: 100)
+        #expect(entries.map(\.objectId) == [nil, "p1", "p3"])
+        #expect(entries.map(\.seq) == [1, 2, 3])
+        #expect(entries.map(\.caller) == ["rest", "rest", "master"])
+        #expect(entries.allSatisfy { $0.door == nil })
+        // Numbering goes on after the kept rows: the class's creation, then the insert.
+        _ = try await store.write(caller: JournalAuthor(caller: nil, door: "rest")) { try $0.insert(Fixtures.post("p4")) }
         let next = try await store.journal(after: 3, limit: 100)
-        #expect(next.map(\.seq) == [4])
-        #expect(next.first?.op == .delete)
-        #expect(try await store.read { try $0.lastJournalSeq() } == 4)
+        #expect(next.map(\.seq) == [4, 5])
+        #expect(next.map(\.op) == [.schema, .create])
+        #expect(next.map(\.door) == ["rest", "rest"])
+        #expect(try await store.read { try $0.lastJournalSeq() } == 5)
         await store.close()
     }
 

@@ -47,19 +47,19 @@ struct StoreJournalTests {
                             let id = "w\(writer)x\(write)"
                             switch write % 4 {
                             case 0:
-                                try await store.write(caller: id) { try $0.insert(F.object("Item", id, ["n": 1])) }
+                                try await store.write(caller: JournalAuthor(caller: id)) { try $0.insert(F.object("Item", id, ["n": 1])) }
                             case 1:
-                                try await store.write(caller: id) { transaction in
+                                try await store.write(caller: JournalAuthor(caller: id)) { transaction in
                                     try transaction.insert(F.object("Item", id + "a", ["n": 1]))
                                     try transaction.insert(F.object("Item", id + "b", ["n": 2]))
                                 }
                             case 2:
-                                try await store.write(caller: id, rerunnable: true) { transaction in
+                                try await store.write(caller: JournalAuthor(caller: id), rerunnable: true) { transaction in
                                     try transaction.insert(F.object("Item", id, ["n": 3]))
                                 }
                             default:
                                 await #expect(throws: Rollback.self) {
-                                    try await store.write(caller: id) { transaction in
+                                    try await store.write(caller: JournalAuthor(caller: id)) { transaction in
                                         try transaction.insert(F.object("Item", id, ["n": 4]))
                                         throw Rollback()
                                     }

@@ -28,9 +28,10 @@ package struct AppContext: Sendable {
         clientSocketAddress?.host
     }
 
-    /// Who the journal records as the author of writes: `master`, else the front door (`rest`, `native`).
-    package var callerDescription: String {
-        isMaster ? "master" : frontDoor.rawValue
+    /// Who the journal records as the author of writes: the resolved caller's user id (`master` for the master
+    /// key, none for an anonymous caller), and the front door (`rest`, `native`) beside it.
+    package var journalAuthor: JournalAuthor {
+        JournalAuthor(caller: caller?.journalAuthor ?? (isMaster ? "master" : nil), door: frontDoor.rawValue)
     }
 
     /// How objects are rendered for this app, with `_User` objects whole (dates, and a user's own login).

@@ -21,8 +21,10 @@ package struct JournalEntry: Sendable, Equatable {
     /// The object after the change (``StoredObject/json`` form), `nil` for a delete; for schema and relation
     /// entries, the document ``JournalOperation`` describes.
     package var after: JSONValue?
-    /// Who made the change, as the service describes it (a user id, `master`, …), if known.
+    /// Who made the change: a user id, `master`, or a server task's name; `nil` for an anonymous caller.
     package var caller: String?
+    /// The protocol the change came in through (`rest`, `native`, …), if recorded.
+    package var door: String?
     /// When the change was made, milliseconds since 1970 UTC, from the store's clock.
     package var time: Int64
 
@@ -35,8 +37,10 @@ package struct JournalEntry: Sendable, Equatable {
         before: JSONValue?,
         after: JSONValue?,
         caller: String?,
+        door: String? = nil,
         time: Int64
     ) {
+        self.door = door
         self.seq = seq
         self.className = className
         self.objectId = objectId

@@ -24,5 +24,6 @@ package struct SQLiteMigration: Sendable {
         SQLiteMigration(name: "0006-class-permissions", sql: SQLitePermissionRows.createTable),
         SQLiteMigration(name: "0007-verification", sql: SQLiteVerificationRows.createTables),
         SQLiteMigration(name: "0008-journal-without-autoincrement", sql: SQLiteJournalRows.dropAutoincrement),
+        SQLiteMigration(name: "0009-journal-door", sql: SQLiteJournalRows.addDoor),
     ]
 }

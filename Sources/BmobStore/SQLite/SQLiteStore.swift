@@ -67,7 +67,7 @@ package final class SQLiteStore: Store {
 
     /// Runs `body` once in a write transaction on the writer thread; returns after COMMIT.
     package func write<T: Sendable>(
-        caller: String?,
+        caller: JournalAuthor?,
         _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> T
     ) async throws -> T {
         try await write(caller: caller, rerunnable: false, body)
@@ -77,7 +77,7 @@ package final class SQLiteStore: Store {
     /// must not touch the others: each runs in its own savepoint, except rerunnable ones, which the writer
     /// runs again after rolling the group back instead (see ``SQLiteWriter``).
     package func write<T: Sendable>(
-        caller: String?,
+        caller: JournalAuthor?,
         rerunnable: Bool,
         _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> T
     ) async throws -> T {
@@ -89,7 +89,7 @@ package final class SQLiteStore: Store {
     }
 
     private func writeErased(
-        caller: String?,
+        caller: JournalAuthor?,
         rerunnable: Bool,
         _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> any Sendable
     ) async throws -> any Sendable {

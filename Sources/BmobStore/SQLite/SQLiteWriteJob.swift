@@ -6,7 +6,7 @@ final class SQLiteWriteJob: @unchecked Sendable {
     // Invariant: `caller`, `rerunnable`, `body` and `continuation` are constants; `result` is written by
     // `perform` and read by `resume`, both on the writer thread and in that order.
     /// Who makes the change, for the journal.
-    let caller: String?
+    let caller: JournalAuthor?
     /// The body may be rolled back and run again (``Store/write(caller:rerunnable:_:)``).
     let rerunnable: Bool
     private let body: @Sendable (any StoreWriteTransaction) throws -> any Sendable
@@ -14,7 +14,7 @@ final class SQLiteWriteJob: @unchecked Sendable {
     private var result: any Sendable = ()
 
     init(
-        caller: String?,
+        caller: JournalAuthor?,
         rerunnable: Bool,
         body: @escaping @Sendable (any StoreWriteTransaction) throws -> any Sendable,
         continuation: CheckedContinuation<any Sendable, any Error>

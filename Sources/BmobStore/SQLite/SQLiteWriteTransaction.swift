@@ -5,7 +5,7 @@ import BmobWire
 /// appends its journal rows (see ``StoreCoreWriteTransaction``) on the same connection, inside the transaction.
 final class SQLiteWriteTransaction: StoreWriteTransaction {
     let connection: SQLiteConnection
-    private let caller: String?
+    private let caller: JournalAuthor?
     private let time: Int64
     /// ``SQLiteStore/Configuration/maximumDocumentBytes``.
     private let maximumDocumentBytes: Int
@@ -16,7 +16,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     private(set) var journalHead: Int64 = 0
 
     init(
-        connection: SQLiteConnection, catalog: SchemaCatalog, caller: String?, time: Int64,
+        connection: SQLiteConnection, catalog: SchemaCatalog, caller: JournalAuthor?, time: Int64,
         maximumDocumentBytes: Int = .max
     ) {
         self.maximumDocumentBytes = maximumDocumentBytes
@@ -77,7 +77,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
         try SQLiteObjectRows.insert(connection, table, object, dataJSON: fieldsJSON)
         try SQLiteJournalRows.append(
             connection, className: object.className, objectId: object.objectId, op: .create, beforeJSON: nil,
-            afterJSON: object.jsonBytes(fieldsJSON: fieldsJSON), caller: caller, time: time)
+            afterJSON: object.jsonBytes(fieldsJSON: fieldsJSON), author: caller, time: time)
         journalHead = connection.lastInsertRowID
     }
 
@@ -347,7 +347,7 @@ final class SQLiteWriteTransaction: StoreWriteTransaction {
     ) throws {
         try SQLiteJournalRows.append(
             connection, className: className, objectId: objectId, op: op, before: before, after: after,
-            caller: caller, time: time)
+            author: caller, time: time)
         journalHead = connection.lastInsertRowID
     }
 

@@ -45,12 +45,12 @@ package protocol Store: Sendable {
     /// this returns, the write survives a process crash. Writes are not cancelled once queued.
     ///
     /// - Parameters:
-    ///   - caller: Who makes the change, recorded in each journal row.
+    ///   - caller: Who makes the change and through which door, recorded in each journal row.
     ///   - body: The work; it runs on the writer, not on the calling task, once.
     /// - Returns: What `body` returned.
     /// - Throws: What `body` threw, or a ``StoreError`` (``StoreError/Code/closed`` after ``close()``).
     func write<T: Sendable>(
-        caller: String?,
+        caller: JournalAuthor?,
         _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> T
     ) async throws -> T
 
@@ -61,7 +61,7 @@ package protocol Store: Sendable {
     /// run time (Swift 6.3.1: a throwing body, reached through `any Store` from another module).
     ///
     /// - Parameters:
-    ///   - caller: Who makes the change, recorded in each journal row.
+    ///   - caller: Who makes the change and through which door, recorded in each journal row.
     ///   - rerunnable: `body` has no effect outside the transaction it is given: its only effects are calls on
     ///     that transaction, and what it returns depends only on what it reads there. The store may then roll
     ///     back its work and run it again (for instance when a write sharing its transaction fails), and may
@@ -70,7 +70,7 @@ package protocol Store: Sendable {
     /// - Returns: What `body` returned.
     /// - Throws: What `body` threw, or a ``StoreError`` (``StoreError/Code/closed`` after ``close()``).
     func write<T: Sendable>(
-        caller: String?,
+        caller: JournalAuthor?,
         rerunnable: Bool,
         _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> T
     ) async throws -> T

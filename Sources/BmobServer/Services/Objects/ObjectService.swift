@@ -43,7 +43,7 @@ package struct ObjectService: Sendable {
         let ids = self.ids
         let security = context.app.security
         return try await Self.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription, rerunnable: true) { transaction in
+            try await context.store.write(caller: context.journalAuthor, rerunnable: true) { transaction in
                 try ClassPermissions.check(.create, className: className, scope: scope, transaction: transaction)
                 return try Self.insert(
                     className: className, body: body, now: now, ids: ids, scope: scope, security: security,
@@ -93,7 +93,7 @@ package struct ObjectService: Sendable {
         let now = clock.nowMilliseconds()
         let security = context.app.security
         return try await Self.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription, rerunnable: true) { transaction in
+            try await context.store.write(caller: context.journalAuthor, rerunnable: true) { transaction in
                 try ClassPermissions.check(.update, className: className, scope: scope, transaction: transaction)
                 return try Self.update(
                     className: className, objectId: objectId, body: body, now: now, scope: scope, security: security,
@@ -135,7 +135,7 @@ package struct ObjectService: Sendable {
         try Self.validateWritable(className)
         let scope = try await callers.caller(context).scope
         try await Self.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription, rerunnable: true) { transaction in
+            try await context.store.write(caller: context.journalAuthor, rerunnable: true) { transaction in
                 try ClassPermissions.check(.delete, className: className, scope: scope, transaction: transaction)
                 try Self.checkWritable(className: className, objectId: objectId, scope: scope, transaction: transaction)
                 try transaction.delete(className: className, objectId: objectId)

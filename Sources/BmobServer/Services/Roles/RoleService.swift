@@ -83,7 +83,7 @@ package struct RoleService: Sendable {
         let ids = self.ids
         let security = context.app.security
         let role = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 if let existing = try Self.role(named: name, transaction: transaction) {
                     let taken = existing.fields["name"]?.stringValue ?? name
                     throw BmobAPIError(
@@ -110,7 +110,7 @@ package struct RoleService: Sendable {
         let now = clock.nowMilliseconds()
         let security = context.app.security
         let role = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 let role = try Self.writableRole(objectId, caller: caller, transaction: transaction)
                 if let name = body["name"] {
                     guard name == role.fields["name"] else {
@@ -137,7 +137,7 @@ package struct RoleService: Sendable {
             throw BmobAPIError(.sessionRequired, "a role can be deleted only with a session token or the master key")
         }
         try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 _ = try Self.writableRole(objectId, caller: caller, transaction: transaction)
                 try transaction.delete(className: Self.className, objectId: objectId)
             }

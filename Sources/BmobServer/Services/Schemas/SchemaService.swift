@@ -67,7 +67,7 @@ package struct SchemaService: Sendable {
         let changes = try SchemaChanges(body)
         let security = context.app.security
         return try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 let exists = try transaction.classNames().contains(className)
                 if create, exists { throw BmobAPIError(.invalidClassName, "class \(className) already exists") }
                 if !create, !exists { throw BmobAPIError(.invalidClassName, "class \(className) does not exist") }
@@ -101,7 +101,7 @@ package struct SchemaService: Sendable {
         try Self.requireMaster(context)
         try ObjectService.validateClassName(className)
         try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 guard try transaction.classNames().contains(className) else {
                     throw BmobAPIError(.invalidClassName, "class \(className) does not exist")
                 }

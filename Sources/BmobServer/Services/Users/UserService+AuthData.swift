@@ -40,7 +40,7 @@ extension UserService {
         let ids = self.ids
         let newUser = userFields
         let (user, created) = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 if var existing = try Self.linkedUser(platform: platform, accountId: accountId, transaction: transaction) {
                     // Links stored before tokens were dropped still hold them: keep the ids only.
                     if let stored = existing.fields["authData"], stored != UserPrivacy.linkedIds(stored) {

@@ -79,7 +79,7 @@ extension UserService {
         let (token, session) = makeSession(now: now)
         let ids = self.ids
         let outcome = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction -> PhoneOutcome in
+            try await context.store.write(caller: context.journalAuthor) { transaction -> PhoneOutcome in
                 guard
                     let match = try SmsCodes.match(
                         phone: phone, code: code, client: nil, now: now, transaction: transaction)
@@ -151,7 +151,7 @@ extension UserService {
         let hash = valid ? try await hashPassword(password) : nil
         let now = clock.nowMilliseconds()
         let outcome = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction -> PhoneOutcome in
+            try await context.store.write(caller: context.journalAuthor) { transaction -> PhoneOutcome in
                 guard
                     let match = try SmsCodes.match(
                         phone: phone, code: code, client: client, now: now, transaction: transaction)

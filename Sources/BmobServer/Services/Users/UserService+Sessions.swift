@@ -42,7 +42,7 @@ extension UserService {
         try await requireOwner(userId, context)
         guard sessionId.utf8.count == 20 else { throw BmobAPIError(.objectNotFound, "no session \(sessionId)") }
         try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 guard let session = try transaction.sessions(userId: userId).first(where: { Self.sessionId($0.tokenHash) == sessionId }) else {
                     throw BmobAPIError(.objectNotFound, "no session \(sessionId)")
                 }

@@ -93,7 +93,7 @@ package struct UserService: Sendable {
         let client = context.clientAddress
         let checkedAt = clock.nowMilliseconds()
         try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 try Self.checkUnique(userFields, except: nil, transaction: transaction)
                 try quota?.admit(
                     client: client, now: checkedAt, transaction: transaction, code: .rateLimited, what: "signups")
@@ -104,7 +104,7 @@ package struct UserService: Sendable {
         let (token, session) = makeSession(now: now)
         let ids = self.ids
         let user = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 try Self.checkUnique(userFields, except: nil, transaction: transaction)
                 let user = try ObjectService.insert(
                     className: Self.className, body: userFields, now: now, ids: ids,
@@ -167,7 +167,7 @@ package struct UserService: Sendable {
         let now = clock.nowMilliseconds()
         let (token, session) = makeSession(now: now)
         let outcome = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction -> BmobAPIError? in
+            try await context.store.write(caller: context.journalAuthor) { transaction -> BmobAPIError? in
                 // Checked again where the outcome is revealed, in order: guesses raced past the first check
                 // in parallel are answered 10076, right or wrong.
                 if let refusal = try loginRefusal(
@@ -214,7 +214,7 @@ package struct UserService: Sendable {
         }
         let tokenHash = SHA256.hex(Array(token.utf8))
         _ = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 try transaction.deleteSession(tokenHash: tokenHash)
             }
         }
@@ -240,7 +240,7 @@ package struct UserService: Sendable {
         let hash = try await hashPassword(newPassword)
         let keep = context.sessionToken.map { SHA256.hex(Array($0.utf8)) }
         try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 try transaction.setCredential(userId: userId, hash: hash)
                 try transaction.deleteSessions(userId: userId, except: context.isMaster ? nil : keep)
             }
@@ -273,7 +273,7 @@ package struct UserService: Sendable {
         let hash = newHash
         let changes = fields
         let user = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 try Self.checkUnique(changes, except: userId, transaction: transaction)
                 var body = changes
                 if let links {
@@ -299,7 +299,7 @@ package struct UserService: Sendable {
     package func delete(userId: String, context: AppContext) async throws {
         try await requireOwner(userId, context)
         try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 guard try transaction.fetch(className: Self.className, objectId: userId) != nil else {
                     throw BmobAPIError.objectNotFound(userId)
                 }

@@ -142,7 +142,7 @@ package struct EmailLinkService: Sendable {
         let hash = try await hashing.run { _ in PasswordHash.make(password) }
         let now = clock.nowMilliseconds()
         try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 let token = try Self.token(tokenHash, purpose: .passwordReset, now: now, transaction: transaction)
                 guard try transaction.fetch(className: UserService.className, objectId: token.userId) != nil else {
                     throw Self.invalidLink
@@ -165,7 +165,7 @@ package struct EmailLinkService: Sendable {
         let tokenHash = SHA256.hex(Array(secret.utf8))
         let now = clock.nowMilliseconds()
         return try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 let token = try Self.token(tokenHash, purpose: .emailVerification, now: now, transaction: transaction)
                 guard let user = try transaction.fetch(className: UserService.className, objectId: token.userId) else {
                     throw Self.invalidLink
@@ -210,7 +210,7 @@ package struct EmailLinkService: Sendable {
         let quota = limits.emailQuota
         let client = context.clientAddress
         let found = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction -> Bool in
+            try await context.store.write(caller: context.journalAuthor) { transaction -> Bool in
                 try transaction.pruneVerification(before: now - SmsCodes.retentionMilliseconds)
                 let query = FindQuery(
                     className: UserService.className,

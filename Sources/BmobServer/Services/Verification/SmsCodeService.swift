@@ -39,7 +39,7 @@ package struct SmsCodeService: Sendable {
         let client = context.clientAddress
         let quota = limits.smsQuota
         var code = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 try SmsCodes.issue(
                     phone: phone, template: template, client: client, quota: quota, now: now, transaction: transaction)
             }
@@ -53,7 +53,7 @@ package struct SmsCodeService: Sendable {
         }
         let delivered = code
         try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction in
+            try await context.store.write(caller: context.journalAuthor) { transaction in
                 try transaction.updateSmsCode(delivered)
             }
         }
@@ -73,7 +73,7 @@ package struct SmsCodeService: Sendable {
         }
         let now = clock.nowMilliseconds()
         let accepted = try await ObjectService.mapStoreErrors {
-            try await context.store.write(caller: context.callerDescription) { transaction -> Bool in
+            try await context.store.write(caller: context.journalAuthor) { transaction -> Bool in
                 guard
                     let match = try SmsCodes.match(
                         phone: phone, code: code, client: nil, now: now, transaction: transaction)

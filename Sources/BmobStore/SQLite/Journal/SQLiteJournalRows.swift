@@ -42,12 +42,15 @@ enum SQLiteJournalRows {
         DELETE FROM sqlite_sequence WHERE name = '__journal';
         """
 
+    /// Migration 0009: the door a change came through, beside its caller.
+    static let addDoor = #"ALTER TABLE "__journal" ADD COLUMN door TEXT;"#
+
     private static let table = SQLTableName.journal.quoted
 
     /// Built once: the writer runs it for every change.
     private static let appendSQL = """
-        INSERT INTO \(table) (className, objectId, op, "before", "after", caller, time)
-        VALUES (?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO \(table) (className, objectId, op, "before", "after", caller, door, time)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     /// Appends one row in the connection's current transaction.
@@ -58,12 +61,12 @@ enum SQLiteJournalRows {
         op: JournalOperation,
         before: JSONValue?,
         after: JSONValue?,
-        caller: String?,
+        author: JournalAuthor?,
         time: Int64
     ) throws {
         try append(
             connection, className: className, objectId: objectId, op: op, beforeJSON: before?.jsonBytes,
-            afterJSON: after?.jsonBytes, caller: caller, time: time)
+            afterJSON: after?.jsonBytes, author: author, time: time)
     }
 
     /// Appends one row whose documents are already JSON text (UTF-8 bytes).
@@ -74,14 +77,14 @@ enum SQLiteJournalRows {
         op: JournalOperation,
         beforeJSON: [UInt8]?,
         afterJSON: [UInt8]?,
-        caller: String?,
+        author: JournalAuthor?,
         time: Int64
     ) throws {
         try connection.run(
             appendSQL,
             [
                 .text(className), SQLValue(objectId), .text(op.rawValue), SQLValue(utf8: beforeJSON),
-                SQLValue(utf8: afterJSON), SQLValue(caller), .integer(time),
+                SQLValue(utf8: afterJSON), SQLValue(author?.caller), SQLValue(author?.door), .integer(time),
             ])
     }
 
@@ -92,7 +95,7 @@ enum SQLiteJournalRows {
     static func entries(_ connection: SQLiteConnection, after seq: Int64, limit: Int) throws -> [JournalEntry] {
         try connection.rows(
             """
-            SELECT seq, className, objectId, op, "before", "after", caller, time FROM \(table)
+            SELECT seq, className, objectId, op, "before", "after", caller, time, door FROM \(table)
             WHERE seq > ? ORDER BY seq LIMIT ?
             """,
             [.integer(seq), .integer(Int64(max(0, limit)))]
@@ -104,7 +107,7 @@ enum SQLiteJournalRows {
                 op: JournalOperation(rawValue: row.text(3) ?? ""),
                 before: try SQLiteObjectRows.parseJSON(row, column: 4),
                 after: try SQLiteObjectRows.parseJSON(row, column: 5),
-                caller: row.text(6),
+                caller: row.text(6), door: row.text(8),
                 time: row.int64(7))
         }
     }
