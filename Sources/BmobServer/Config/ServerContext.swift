@@ -12,8 +12,13 @@ package final class ServerContext: Sendable {
     // Invariant: `listeningURL` is read and written only under `lock`.
     private nonisolated(unsafe) var listeningURL: String?
 
+    /// The `publicURL` setting, kept apart: reading it through ``configuration`` copies the whole configuration
+    /// (dozens of strings to retain and release), which a create's `Location` header paid on every request.
+    package let configuredPublicURL: String?
+
     package init(configuration: ServerConfiguration, apps: AppDirectory, clock: ServerClock, logger: Logger, blockingPool: ThreadPool) {
         self.configuration = configuration
+        self.configuredPublicURL = configuration.publicURL
         self.apps = apps
         self.clock = clock
         self.logger = logger
@@ -23,7 +28,7 @@ package final class ServerContext: Sendable {
     /// The base URL clients are told to use (`/8/init`): the `publicURL` setting, else `http://host:port` of
     /// the listening socket once it is bound (the configured address before that).
     package var publicURL: String {
-        if let configured = configuration.publicURL { return configured }
+        if let configured = configuredPublicURL { return configured }
         return lock.withLock { listeningURL } ?? "http://\(configuration.host):\(configuration.port)"
     }
 

@@ -41,7 +41,9 @@ package struct OperationRunner: Sendable {
     ///
     /// - Throws: ``BmobAPIError`` from the services.
     package func run(_ operation: Operation, context: AppContext) async throws -> OperationResult {
-        let context = try await callers.resolving(context)
+        // A caller without a session token resolves without a read; only a token is worth resolving (and
+        // caching) before the services ask, so that they ask once.
+        let context = context.sessionToken == nil ? context : try await callers.resolving(context)
         switch operation {
         case .create(let className, let body):
             return try await create(className: className, body: body, context: context)

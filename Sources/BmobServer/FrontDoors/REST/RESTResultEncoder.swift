@@ -93,12 +93,27 @@ package enum RESTResultEncoder {
     /// (never built from the request's `Host` header, which the client chooses). Users and roles have their
     /// own paths.
     static func location(className: String, objectId: String, server: ServerContext) -> String {
-        let path =
-            switch className {
-            case UserService.className: "/1/users/"
-            case RoleService.className: "/1/roles/"
-            default: "/1/classes/" + className + "/"
+        let base = server.configuredPublicURL ?? ""
+        switch className {
+        case UserService.className: return joined([base, "/1/users/", objectId])
+        case RoleService.className: return joined([base, "/1/roles/", objectId])
+        default: return joined([base, "/1/classes/", className, "/", objectId])
+        }
+    }
+
+    /// The pieces in one string, copied into one allocation: `+` grows the string piece by piece, about 400
+    /// instructions per piece.
+    private static func joined(_ pieces: [String]) -> String {
+        let total = pieces.reduce(0) { $0 + $1.utf8.count }
+        return String(unsafeUninitializedCapacity: total) { buffer in
+            var offset = 0
+            for var piece in pieces {
+                piece.withUTF8 { bytes in
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(fromContentsOf: bytes)
+                    offset += bytes.count
+                }
             }
-        return (server.configuration.publicURL ?? "") + path + objectId
+            return offset
+        }
     }
 }
