@@ -133,8 +133,8 @@ package struct Router: Sendable {
 
     /// Finds the route for `method` and the raw (not yet percent-decoded) `path`.
     package func match(_ method: HTTPMethod, path: Substring) -> Match {
-        // Over the path's bytes with integer offsets: `Substring` slicing and comparing cost 100–200
-        // instructions a step, more than the rest of a match.
+        // Over the path's bytes with integer offsets: `Substring` slicing and comparing cost more per step than
+        // the rest of a match.
         var path = path
         guard let routes = path.withUTF8({ bytes in routes(for: bytes) }) else {
             return .notFound

@@ -13,7 +13,7 @@ package final class ServerContext: Sendable {
     private nonisolated(unsafe) var listeningURL: String?
 
     /// The `publicURL` setting, kept apart: reading it through ``configuration`` copies the whole configuration
-    /// (dozens of strings to retain and release), which a create's `Location` header paid on every request.
+    /// (every string in it retained and released), and a create's `Location` needs it on every request.
     package let configuredPublicURL: String?
 
     package init(configuration: ServerConfiguration, apps: AppDirectory, clock: ServerClock, logger: Logger, blockingPool: ThreadPool) {

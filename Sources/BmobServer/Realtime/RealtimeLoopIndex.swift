@@ -24,8 +24,8 @@ package final class RealtimeLoopIndex<Key: Hashable & Sendable, Listener: Realti
 
     private var groups: [Key: Group] = [:]
 
-    /// Listener calls per ``step()``: about 2 ms of writes to loopback sockets, so other connections on the
-    /// loop wait that long at most for a fan-out, however many subscribers it has.
+    /// Listener calls per ``step()``: few enough that other connections on the loop wait a couple of
+    /// milliseconds at most for a fan-out, however many subscribers it has.
     package let stepSize: Int
     /// Events not yet started, from `queueHead` on.
     private var queue: [Event] = []

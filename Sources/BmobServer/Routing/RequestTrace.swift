@@ -13,7 +13,7 @@ import Synchronization
 /// time it is needed.
 ///
 /// Passed explicitly rather than bound as a task-local value, and lazy in everything but its allocation: most
-/// requests never fail, and a task-local binding plus the route text cost about 2k instructions per request.
+/// requests never fail, and a task-local binding and the route text would cost every one of them.
 package final class RequestTrace: Sendable {
     private let method: HTTPMethod
     private let pattern: String

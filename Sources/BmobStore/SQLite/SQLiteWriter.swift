@@ -150,7 +150,7 @@ final class SQLiteWriter: @unchecked Sendable {
     /// - when a job without a savepoint failed after changing the database, the transaction is rolled back and
     ///   every other job of it runs again, each in a savepoint this time (so a group is run at most twice).
     ///
-    /// A savepoint per job (SAVEPOINT, RELEASE) was about 6 % of a create's instructions. A job runs without
+    /// A savepoint per job (SAVEPOINT, RELEASE) is a visible part of a create's cost. A job runs without
     /// one when it is rerunnable and so is every job that succeeded before it in this transaction: then a
     /// failure can be undone by rolling back everything and running the others again. A job that fails
     /// without having changed anything (``SQLiteConnection/changeMark``; most failures are validation errors)

@@ -1,7 +1,7 @@
 /// Writes integers as ASCII decimal digits straight into a byte buffer.
 ///
-/// `String(value).utf8` made a string per number (about 550 instructions in create's profile, three times
-/// per create: the JSON of an integer field and the journal document's two dates).
+/// `String(value).utf8` makes a string per number, and a create writes several numbers (the JSON of integer
+/// fields and the journal document's two dates); digits written in place make none.
 package enum ASCIIDecimal {
     /// Appends `value` in decimal, with a leading `-` when negative.
     package static func append(_ value: Int64, to bytes: inout [UInt8]) {

@@ -101,8 +101,7 @@ package enum RESTResultEncoder {
         }
     }
 
-    /// The pieces in one string, copied into one allocation: `+` grows the string piece by piece, about 400
-    /// instructions per piece.
+    /// The pieces in one string, copied into one allocation: `+` grows the string piece by piece.
     private static func joined(_ pieces: [String]) -> String {
         let total = pieces.reduce(0) { $0 + $1.utf8.count }
         return String(unsafeUninitializedCapacity: total) { buffer in

@@ -1,7 +1,7 @@
 /// Prepared statements (or any value) by SQL text: an open-addressing table with a cheap hash.
 ///
-/// The writer looks a statement up four or five times per create. A `Dictionary` keyed by the text hashed
-/// it with SipHash on every lookup, about 700 instructions each in create's profile; this table hashes the
+/// The writer looks a statement up four or five times per create. A `Dictionary` keyed by the text hashes
+/// it whole with SipHash on every lookup; this table hashes the
 /// length and two 16-byte windows (the end, where statements differ in table names, columns and `?` lists,
 /// and the middle) with a multiply-xor mix, and compares the whole text on a hit, so two statements never
 /// share an entry. Linear probing, at most half full; when full, it empties (it only fills up with per-class

@@ -22,7 +22,7 @@ enum SQLiteJournalRows {
 
     /// Rebuilds a journal made by ``createTable`` without `AUTOINCREMENT`. The keyword only adds a promise for
     /// deleted rows, which the journal never has, and costs every insert a read and a write of
-    /// `sqlite_sequence` (about 5,000 instructions per create). Numbers and rows are kept as they are.
+    /// `sqlite_sequence`. Numbers and rows are kept as they are.
     static let dropAutoincrement = """
         CREATE TABLE "__journal_next" (
             seq INTEGER PRIMARY KEY,
