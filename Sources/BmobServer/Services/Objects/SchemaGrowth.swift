@@ -8,7 +8,7 @@ package import BmobWire
 ///   ``AppSecurity/allowClientClassCreation`` is on (501 otherwise).
 /// - **Limits** (301, for every caller, the master key included): at most ``AppSecurity/maxClasses`` classes
 ///   and ``AppSecurity/maxFieldsPerClass`` fields per class. (``AppSecurity/maxObjectBytes`` is the store's:
-///   it checks the JSON text it writes anyway, see `SQLiteStore.Configuration.maximumDocumentBytes`.)
+///   it checks the JSON text it writes anyway, see `AppStoreOptions.maximumDocumentBytes`.)
 ///
 /// Without an ``AppSecurity`` (the server's own writes) only class permissions apply.
 package enum SchemaGrowth {
