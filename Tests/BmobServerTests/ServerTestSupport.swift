@@ -1,16 +1,19 @@
+import BmobIO
 import BmobServer
 import BmobTesting
 import BmobWire
 import Foundation
 
-/// Starts a test server (its app with the `security` policy), runs `body`, and always stops the server.
+/// Starts a test server (its app with the `security` policy, its loops on `loopClock`), runs `body`, and always
+/// stops the server.
 func withTestServer(
     clock: ServerClock = .system,
+    loopClock: EventLoopClock = .system,
     security: AppSecurity = AppSecurity(),
     configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (TestServer) async throws -> Void
 ) async throws {
-    let server = try await TestServer.start(clock: clock, security: security, configure: configure)
+    let server = try await TestServer.start(clock: clock, loopClock: loopClock, security: security, configure: configure)
     do {
         try await body(server)
     } catch {

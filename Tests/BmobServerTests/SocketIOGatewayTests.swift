@@ -329,11 +329,10 @@ import Testing
     @Test func heartbeatsFlowAndSilentClientsAreDropped() async throws {
         // On a manual clock: heartbeats and the silence timeout happen when the test moves time, not on a timer.
         let clock = ManualClock()
-        let server = try await TestServer.start(loopClock: .manual(clock)) {
+        try await withTestServer(loopClock: .manual(clock), configure: {
             $0.realtimeHeartbeatSeconds = 1
             $0.realtimeTimeoutSeconds = 4
-        }
-        do {
+        }) { server in
             let handshake = try SocketIOHandshake(parsing: try await server.request("GET", "/socket.io/1/").text)
             #expect(handshake.heartbeatTimeout == 4)
             let client = try await SocketIOTestClient.connect(server)
@@ -351,10 +350,6 @@ import Testing
             // …and once it has been silent for longer than the timeout, it is dropped.
             await clock.advance(by: .seconds(2))
             #expect(try await client.socket.nextClose() == .goingAway)
-        } catch {
-            await server.stop()
-            throw error
         }
-        await server.stop()
     }
 }

@@ -201,18 +201,7 @@ package final class RawHTTPConnection: @unchecked Sendable {
             return try readChunkedBody(consume)
         }
         if let lengthText = response.headers["Content-Length"], let length = Int(lengthText) {
-            var left = length
-            while left > 0 {
-                if buffer.isEmpty {
-                    guard try fill() else { throw RawHTTPError.closed }
-                }
-                let piece = min(left, buffer.count)
-                let keepGoing = consume(buffer[..<piece])
-                buffer.removeFirst(piece)
-                left -= piece
-                if !keepGoing { return left == 0 }
-            }
-            return true
+            return try (consumeBytes(length, consume) ?? 0) == 0
         }
         while true {
             if !buffer.isEmpty {
@@ -222,6 +211,23 @@ package final class RawHTTPConnection: @unchecked Sendable {
             }
             guard try fill() else { return true }
         }
+    }
+
+    /// Hands the next `count` body bytes to `consume` as they arrive. Returns `nil` when all were consumed, or
+    /// the bytes left when `consume` asked to stop.
+    private func consumeBytes(_ count: Int, _ consume: (ArraySlice<UInt8>) -> Bool) throws -> Int? {
+        var left = count
+        while left > 0 {
+            if buffer.isEmpty {
+                guard try fill() else { throw RawHTTPError.closed }
+            }
+            let piece = min(left, buffer.count)
+            let keepGoing = consume(buffer[..<piece])
+            buffer.removeFirst(piece)
+            left -= piece
+            if !keepGoing { return left }
+        }
+        return nil
     }
 
     private func readChunkedBody(_ consume: (ArraySlice<UInt8>) -> Bool) throws -> Bool {
@@ -235,17 +241,7 @@ package final class RawHTTPConnection: @unchecked Sendable {
                 while try !readLine().isEmpty {}  // trailer fields, then the empty line
                 return true
             }
-            var left = size
-            while left > 0 {
-                if buffer.isEmpty {
-                    guard try fill() else { throw RawHTTPError.closed }
-                }
-                let piece = min(left, buffer.count)
-                let keepGoing = consume(buffer[..<piece])
-                buffer.removeFirst(piece)
-                left -= piece
-                if !keepGoing { return false }
-            }
+            guard try consumeBytes(size, consume) == nil else { return false }
             guard try readLine().isEmpty else { throw RawHTTPError.malformed("chunk not followed by CRLF") }
         }
     }

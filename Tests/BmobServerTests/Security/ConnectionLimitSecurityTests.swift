@@ -15,14 +15,7 @@ import Testing
     private func withTestServer(
         configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestServer) async throws -> Void
     ) async throws {
-        let server = try await TestServer.start(loopClock: .manual(clock), configure: configure)
-        do {
-            try await body(server)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await BmobServerTests.withTestServer(loopClock: .manual(clock), configure: configure, body)
     }
 
     /// A connection that sent `GET /health` and got its answer: admitted, and kept open (keep-alive).
