@@ -51,12 +51,15 @@ var targets: [Target] = [
     .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData", "BmobUser", "BmobRealtime"]),
 
     // Server.
+    // Codecs only the server needs (the HTTP request decoder and response encoder, BQL, the bounded regex
+    // engine), kept out of BmobWire so that the SDK does not ship them.
+    .target(name: "BmobServerCodecs", dependencies: ["BmobWire"]),
     .target(name: "BmobIO", dependencies: ["CSystemShims"]),
-    .target(name: "BmobHTTP", dependencies: ["BmobIO", "BmobWire"]),
-    .target(name: "BmobStore", dependencies: ["CSQLite", "BmobIO", "BmobWire"]),
-    .target(name: "BmobServer", dependencies: ["BmobHTTP", "BmobIO", "BmobStore", "BmobWire"]),
+    .target(name: "BmobHTTP", dependencies: ["BmobIO", "BmobWire", "BmobServerCodecs"]),
+    .target(name: "BmobStore", dependencies: ["CSQLite", "BmobIO", "BmobWire", "BmobServerCodecs"]),
+    .target(name: "BmobServer", dependencies: ["BmobHTTP", "BmobIO", "BmobStore", "BmobWire", "BmobServerCodecs"]),
     .executableTarget(name: "bmob", dependencies: ["BmobIO", "BmobServer"]),
-    .target(name: "BmobTesting", dependencies: ["BmobServer", "BmobHTTP", "BmobIO", "BmobWire"]),
+    .target(name: "BmobTesting", dependencies: ["BmobServer", "BmobHTTP", "BmobIO", "BmobWire", "BmobServerCodecs"]),
 
     // Test support: a child process that the crash test kills mid-write.
     .executableTarget(
@@ -69,14 +72,14 @@ var targets: [Target] = [
     .executableTarget(name: "bmob-bench", dependencies: ["CSQLite", "BmobIO", "BmobWire"], path: "Benchmarks/Sources/bmob-bench"),
 
     .testTarget(name: "BmobCryptoTests", dependencies: ["BmobCrypto"]),
-    .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto"]),
+    .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto", "BmobServerCodecs"]),
     .testTarget(name: "BmobCoreTests", dependencies: ["BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
     .testTarget(name: "BmobRealtimeTests", dependencies: ["BmobRealtime", "BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
     .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobTesting", "BmobWire", "BmobStore", "BmobServer"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
-    .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire"]),
-    .testTarget(name: "BmobStoreTests", dependencies: ["BmobStore", "BmobWire", "bmob-crash-writer"]),
-    .testTarget(name: "BmobServerTests", dependencies: ["BmobServer", "BmobStore", "BmobTesting", "BmobHTTP", "BmobWire", "bmob"]),
+    .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire", "BmobServerCodecs"]),
+    .testTarget(name: "BmobStoreTests", dependencies: ["BmobStore", "BmobWire", "BmobServerCodecs", "bmob-crash-writer"]),
+    .testTarget(name: "BmobServerTests", dependencies: ["BmobServer", "BmobStore", "BmobTesting", "BmobHTTP", "BmobWire", "BmobServerCodecs", "bmob"]),
 ]
 
 if fuzz {
@@ -85,7 +88,9 @@ if fuzz {
         "NativeEnvelope", "WebSocketFrame", "SocketIOPacket",
     ]
     for name in fuzzTargets {
-        targets.append(.executableTarget(name: "Fuzz\(name)", dependencies: ["BmobWire"], path: "Fuzz/\(name)", exclude: ["corpus"]))
+        targets.append(
+            .executableTarget(
+                name: "Fuzz\(name)", dependencies: ["BmobWire", "BmobServerCodecs"], path: "Fuzz/\(name)", exclude: ["corpus"]))
     }
 }
 

@@ -1,4 +1,5 @@
 import BmobWire
+import BmobServerCodecs
 
 /// libFuzzer entry point for ``HTTPRequestDecoder``.
 ///

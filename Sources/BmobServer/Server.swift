@@ -3,6 +3,7 @@ package import BmobIO
 import BmobStore
 import BmobWire
 import Foundation
+import BmobServerCodecs
 
 /// A Bmob server: apps, storage and the HTTP front doors on one set of event loops.
 ///

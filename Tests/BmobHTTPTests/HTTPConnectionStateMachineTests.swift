@@ -1,6 +1,7 @@
 import BmobHTTP
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// The connection's rules as events in, actions out: no sockets, no clock but the times the tests pass in.
 @Suite struct HTTPConnectionStateMachineTests {

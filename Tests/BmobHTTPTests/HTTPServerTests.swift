@@ -4,6 +4,7 @@ import BmobTesting
 import BmobWire
 import Foundation
 import Testing
+import BmobServerCodecs
 
 /// Loopback tests of the HTTP server: real sockets on port 0, both selector backends, and a manual clock: a
 /// timeout is advanced past, never waited for.

@@ -1,6 +1,7 @@
 import BmobStore
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// ``SQLiteStore/WorkLimits``: a `$regex` evaluation and a whole read are held to a number of steps, and a
 /// query over either ends with ``StoreError/Code/invalidQuery`` (Bmob 102) instead of holding its reader;

@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// What ``BQLParser`` rejects: always code 601, with what was expected and the byte offset.
 @Suite struct BQLParserErrorTests {

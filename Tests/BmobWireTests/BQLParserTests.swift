@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// Every BQL form of bmob.md §12 and the DOC-BQL page, parsed by ``BQLParser``.
 @Suite struct BQLParserTests {

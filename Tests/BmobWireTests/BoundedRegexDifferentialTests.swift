@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// ``BoundedRegex`` against a small reference on random patterns and subjects from a seeded generator.
 ///

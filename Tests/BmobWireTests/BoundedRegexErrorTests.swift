@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// ``BoundedRegex`` rejecting unsupported, malformed and oversized patterns with a message and a byte offset.
 @Suite struct BoundedRegexErrorTests {

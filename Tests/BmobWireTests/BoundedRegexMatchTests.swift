@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// ``BoundedRegex`` on a table of (pattern, options, subject, expected) per construct, with PCRE's answers.
 @Suite struct BoundedRegexMatchTests {

@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// Patterns that take exponential time in a backtracking engine, on subjects long enough that one would run for
 /// hours (2^20000 paths for `(a+)+$`), checked for the right answer only. ``BoundedRegex`` does O(program ×

@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// ``BoundedRegex/evaluate(_:stepLimit:)``: linear matching still costs program × subject, so callers holding
 /// untrusted subjects give each evaluation a step limit and learn how much work it took.

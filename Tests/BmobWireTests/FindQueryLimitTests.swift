@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// List limits of a find (order, keys, include, statistics fields) in all three forms: REST parameters, the
 /// native `data` object and BQL. Each is refused up front (102, or 601 in BQL), far below SQLite's 2000

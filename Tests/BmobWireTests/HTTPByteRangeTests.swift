@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// `Range: bytes=…` headers resolved against a representation's size (RFC 9110 §14).
 @Suite struct HTTPByteRangeTests {

@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// Malformed or oversized requests: each must fail with the status the server answers before closing.
 @Suite struct HTTPRequestDecoderFailureTests {

@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// The decoder reuses the previous request's fields for header lines that repeat byte for byte
 /// (`HeadTemplate`). Whatever a connection sends, each head must come out as a fresh decoder parses it.

@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// Well-formed requests through ``HTTPRequestDecoder``: framing, pipelining, and independence from how the
 /// bytes are split across reads.

@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// Heads of streamed responses and chunked framing from ``HTTPResponseEncoder``.
 @Suite struct HTTPResponseEncoderStreamTests {

@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// Responses written by ``HTTPResponseEncoder``: status line, framing headers it owns, and bodies.
 @Suite struct HTTPResponseEncoderTests {

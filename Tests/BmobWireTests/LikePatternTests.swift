@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// SQL `LIKE` to regular expression translation, and the names ``QueryPath`` accepts.
 @Suite struct LikePatternTests {

@@ -1,4 +1,5 @@
 package import BmobWire
+import BmobServerCodecs
 
 /// Maps method and path to a route number; the caller keeps the handlers (see `BmobRouter`).
 ///

@@ -1,5 +1,6 @@
 import BmobIO
 import BmobWire
+import BmobServerCodecs
 
 /// One client connection: feeds its ``HTTPConnectionStateMachine`` the channel's events and performs the
 /// actions it returns — writes, reading paused and resumed, the timer, the responder task, streamed bodies.

@@ -1,4 +1,5 @@
 package import BmobWire
+package import BmobServerCodecs
 
 /// One HTTP/1.1 server connection as a pure state machine: events in, actions out.
 ///

@@ -1,5 +1,6 @@
 package import BmobIO
-package import BmobWire
+import BmobWire
+package import BmobServerCodecs
 
 /// How an ``HTTPServer`` listens and what it tolerates.
 package struct HTTPServerConfiguration: Sendable {

@@ -1,5 +1,6 @@
 import BmobIO
 import BmobWire
+import BmobServerCodecs
 
 /// What an ``HTTPServer`` keeps on each of its loops: listener, connections, counters. Loop-confined.
 final class ServerLoopState {

@@ -1,4 +1,5 @@
 package import BmobWire
+import BmobServerCodecs
 
 extension HTTPResponse {
     /// The answer to `head` with `file`'s bytes, streamed as the client takes them: 200 with the whole file; for

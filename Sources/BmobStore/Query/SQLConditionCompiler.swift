@@ -1,4 +1,5 @@
 import BmobWire
+import BmobServerCodecs
 
 /// Compiles a ``QueryCondition`` into a `WHERE` fragment for one class table, following the storage
 /// conventions (see ``SQLQueryCompiler``), in `Dialect`'s spelling.

@@ -1,4 +1,5 @@
 package import BmobWire
+import BmobServerCodecs
 
 /// What differs between SQL engines in the statements ``SQLQueryCompiler`` builds: how a field of the JSON
 /// `data` document is read, how an array field's elements are tested, JSON types, how `$regex` and `$nearSphere`

@@ -1,3 +1,4 @@
+import BmobServerCodecs
 /// How much work one query may do, so that no query can hold a reader for long: a query over a limit ends with
 /// ``StoreError/Code/invalidQuery`` (Bmob 102) saying so, and its reader serves the next read at once.
 ///

@@ -1,5 +1,6 @@
 import BmobWire
 import Testing
+import BmobServerCodecs
 
 /// The UTF-8 bytes of `text`.
 func bytes(_ text: String) -> [UInt8] {

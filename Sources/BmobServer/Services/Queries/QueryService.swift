@@ -1,5 +1,6 @@
 import BmobStore
 package import BmobWire
+import BmobServerCodecs
 
 /// Finding, counting and aggregating objects: the behaviour behind REST `GET /1/classes/<C>`, `/1/cloudQuery`
 /// and the native protocol's `find` and `cloud_query`. Every query, with its sub-queries, is authorized by

@@ -1,5 +1,6 @@
 import BmobWire
 import CSQLite
+import BmobServerCodecs
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import BmobWire
+import BmobServerCodecs
 
 /// The work a connection's current read (or write job) has done, charged by the progress handler (SQLite
 /// instructions) and by `bmob_regexp` (regex steps), against ``StoreWorkLimits``.
