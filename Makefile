@@ -19,12 +19,13 @@ serve: bootstrap
 	@BMOB_STRICT=0 BMOB_EXCLUSIVITY=unchecked $(SWIFT) build -c release --product bmob
 	.build/release/bmob serve $(ARGS)
 
-## Every test, on real sockets and real SQLite files, in one pass: protocol timeouts (headers, bodies, pings,
+## Every test, on real sockets, real SQLite files and a real PostgreSQL (a throwaway cluster that the tests start
+## with scripts/postgres.sh and this target stops), in one pass: protocol timeouts (headers, bodies, pings,
 ## heartbeats, close deadlines, handshake lifetimes) are tested on a manual loop clock, not waited for.
 test:
 	@scripts/bootstrap.sh test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@status=0; $(SWIFT) test --skip-build || status=$$?; scripts/postgres.sh stop >/dev/null 2>&1 || true; exit $$status
 
 ## Benchmarks side by side with their references; writes BENCHMARKS.md.
 bench:

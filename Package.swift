@@ -27,6 +27,12 @@ var targets: [Target] = [
         providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
     .systemLibrary(
+        name: "CLibPQ",
+        path: "Sources/CLibPQ",
+        pkgConfig: "libpq",
+        providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
+    ),
+    .systemLibrary(
         name: "COpenSSL",
         path: "Sources/COpenSSL",
         pkgConfig: "openssl",
@@ -56,7 +62,7 @@ var targets: [Target] = [
     .target(name: "BmobServerCodecs", dependencies: ["BmobWire"]),
     .target(name: "BmobIO", dependencies: ["CSystemShims"]),
     .target(name: "BmobHTTP", dependencies: ["BmobIO", "BmobWire", "BmobServerCodecs"]),
-    .target(name: "BmobStore", dependencies: ["CSQLite", "BmobIO", "BmobWire", "BmobServerCodecs"]),
+    .target(name: "BmobStore", dependencies: ["CSQLite", "CLibPQ", "BmobIO", "BmobWire", "BmobServerCodecs"]),
     .target(name: "BmobServer", dependencies: ["BmobHTTP", "BmobIO", "BmobStore", "BmobWire", "BmobServerCodecs"]),
     .executableTarget(name: "bmob", dependencies: ["BmobIO", "BmobServer"]),
     .target(name: "BmobTesting", dependencies: ["BmobServer", "BmobHTTP", "BmobIO", "BmobWire", "BmobServerCodecs"]),

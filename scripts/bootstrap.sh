@@ -28,7 +28,7 @@ as_root() {
 case "$(uname -s)" in
 Linux)
     packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev)
-    [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl)
+    [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl postgresql)
     [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv valgrind)
     missing=()
     for package in "${packages[@]}"; do

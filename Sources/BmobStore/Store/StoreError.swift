@@ -12,7 +12,7 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case notFound, objectIdTaken, duplicate, typeMismatch, invalidClassName, invalidFieldName, invalidQuery,
-                tooLarge, busy, closed, corrupt, incompatible, io, full, readOnly, `internal`
+                tooLarge, unsupportedValue, busy, unavailable, closed, corrupt, incompatible, io, full, readOnly, `internal`
         }
 
         private let base: Base
@@ -41,8 +41,15 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
         package static let invalidQuery = Code(.invalidQuery)
         /// An object larger than the store's largest document; ``StoreError/message`` is safe to show a client.
         package static let tooLarge = Code(.tooLarge)
-        /// The database stayed locked by another process past the busy timeout.
+        /// A value the engine cannot store (PostgreSQL text cannot hold U+0000); ``StoreError/message`` is safe to
+        /// show a client.
+        package static let unsupportedValue = Code(.unsupportedValue)
+        /// The database stayed locked by another process past the busy timeout, or concurrent transactions
+        /// conflicted: trying again may succeed.
         package static let busy = Code(.busy)
+        /// The database server cannot be reached (restarting, failing over, out of connections); the store
+        /// reconnects by itself.
+        package static let unavailable = Code(.unavailable)
         /// The store was closed.
         package static let closed = Code(.closed)
         /// The database file or its stored data is damaged.
@@ -105,8 +112,8 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
         case .invalidClassName: .invalidClassName
         case .invalidFieldName: .invalidFieldName
         case .invalidQuery: .invalidQuery
-        case .tooLarge: .validationFailed
-        case .busy, .closed: .unavailable
+        case .tooLarge, .unsupportedValue: .validationFailed
+        case .busy, .unavailable, .closed: .unavailable
         default: .internalError
         }
     }

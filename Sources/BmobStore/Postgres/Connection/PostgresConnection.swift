@@ -1,0 +1,305 @@
+import CLibPQ
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One libpq connection, confined to the thread that opened it, like ``SQLiteConnection``.
+///
+/// Every call blocks its thread until the server answers, so connections live on the store's own threads, never
+/// on an event loop. Statements with parameters are prepared once per connection and cached by SQL text (at most
+/// ``statementLimit``); values travel as bound text parameters, never inside SQL, marked `?` as on every engine
+/// (``PostgresPlaceholders`` numbers them). Results are read in text format. A failed statement becomes a ``StoreError`` whose ``StoreError/postgresState`` is the SQLSTATE; a lost
+/// connection becomes ``StoreError/Code/unavailable`` and ``isBroken`` turns true, after which the owner opens a
+/// new connection.
+final class PostgresConnection {
+    private var handle: OpaquePointer?
+    private let owner: pthread_t
+    /// Prepared statement names by SQL text.
+    private var prepared: [String: String] = [:]
+    private var preparedCount = 0
+
+    /// Most statements prepared on one connection; above it the cache is emptied (`DEALLOCATE ALL`).
+    static let statementLimit = 256
+
+    /// Connects to `url` (a `postgres://` URL or a libpq connection string).
+    ///
+    /// - Throws: ``StoreError/Code/unavailable`` when the server cannot be reached or refuses the connection,
+    ///   ``StoreError/Code/incompatible`` when the database does not use UTF-8.
+    init(url: String, applicationName: String = "bmob") throws(StoreError) {
+        owner = pthread_self()
+        let keywords = ["dbname", "application_name", "client_encoding", "connect_timeout"]
+        let values = [url, applicationName, "UTF8", "10"]
+        let connection = Self.withCStrings(keywords) { keywordPointers in
+            Self.withCStrings(values) { valuePointers in
+                PQconnectdbParams(keywordPointers, valuePointers, 1)
+            }
+        }
+        guard let connection else { throw StoreError(.unavailable, "cannot allocate a database connection") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            var error = StoreError(.unavailable, "cannot connect to the database")
+            error.detail = String(cString: PQerrorMessage(connection))
+            PQfinish(connection)
+            throw error
+        }
+        // Notices ("relation already exists, skipping") are expected and say nothing the store acts on.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        if let encoding = PQparameterStatus(connection, "server_encoding"), String(cString: encoding) != "UTF8" {
+            let name = String(cString: encoding)
+            PQfinish(connection)
+            throw StoreError(.incompatible, "the database uses the \(name) encoding; Bmob needs UTF8")
+        }
+        handle = connection
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Closes the connection. Safe to call more than once, and from another thread once the owner is done with it.
+    func close() {
+        if let handle {
+            PQfinish(handle)
+            self.handle = nil
+        }
+        prepared = [:]
+    }
+
+    /// Whether the connection to the server was lost; a broken connection is closed and replaced.
+    var isBroken: Bool {
+        guard let handle else { return true }
+        return PQstatus(handle) != CONNECTION_OK
+    }
+
+    /// Whether a transaction block is open (in error or not).
+    var isInTransaction: Bool {
+        let status = PQtransactionStatus(checkedHandle())
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
+    /// Whether the open transaction was aborted by a failed statement: only ROLLBACK (or ROLLBACK TO a savepoint)
+    /// is accepted until then.
+    var isInFailedTransaction: Bool {
+        PQtransactionStatus(checkedHandle()) == PQTRANS_INERROR
+    }
+
+    /// The socket, for waiting on notifications with `poll`.
+    var socket: Int32 {
+        PQsocket(checkedHandle())
+    }
+
+    /// A handle another thread may use to cancel the statement this connection runs.
+    func makeCancelHandle() -> PostgresCancelHandle? {
+        PQgetCancel(checkedHandle()).map(PostgresCancelHandle.init)
+    }
+
+    /// Runs SQL text without parameters through the simple query protocol: several statements separated by `;`
+    /// run in one round trip (`BEGIN; SET LOCAL …`), DDL, transaction control. Uncached.
+    func execute(_ sql: String) throws(StoreError) {
+        let handle = checkedHandle()
+        guard let result = PQexec(handle, sql) else { throw connectionError(sql: sql) }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+    }
+
+    /// Runs one statement and returns how many rows it inserted, updated or deleted.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [SQLValue] = []) throws(StoreError) -> Int {
+        try withResult(sql, arguments) { result in
+            guard let text = PQcmdTuples(result), text.pointee != 0 else { return 0 }
+            return Int(String(cString: text)) ?? 0
+        }
+    }
+
+    /// Runs a query and maps each row.
+    func rows<T>(_ sql: String, _ arguments: [SQLValue] = [], _ map: (PostgresRow) throws -> T) throws -> [T] {
+        try withResult(sql, arguments) { result in
+            let count = PQntuples(result)
+            var rows: [T] = []
+            rows.reserveCapacity(Int(count))
+            for index in 0..<count {
+                rows.append(try map(PostgresRow(result: result, index: index)))
+            }
+            return rows
+        }
+    }
+
+    /// Runs a query and maps its first row, if any.
+    func firstRow<T>(_ sql: String, _ arguments: [SQLValue] = [], _ map: (PostgresRow) throws -> T) throws -> T? {
+        try withResult(sql, arguments) { result in
+            PQntuples(result) > 0 ? try map(PostgresRow(result: result, index: 0)) : nil
+        }
+    }
+
+    /// Notifications that arrived for the channels this connection listens to, without waiting; reads what the
+    /// socket holds first.
+    ///
+    /// - Throws: ``StoreError/Code/unavailable`` when the connection was lost.
+    func notifications() throws(StoreError) -> [PostgresNotification] {
+        let handle = checkedHandle()
+        guard PQconsumeInput(handle) == 1 else { throw connectionError(sql: nil) }
+        var received: [PostgresNotification] = []
+        while let notification = PQnotifies(handle) {
+            let channel = String(cString: notification.pointee.relname)
+            let payload = notification.pointee.extra.map { String(cString: $0) } ?? ""
+            received.append(PostgresNotification(channel: channel, payload: payload))
+            PQfreemem(notification)
+        }
+        return received
+    }
+
+    /// Runs `sql` (prepared on first use) with `arguments`, and lends the successful result to `body`.
+    private func withResult<T>(
+        _ sql: String, _ arguments: [SQLValue], _ body: (OpaquePointer) throws -> T
+    ) throws(StoreError) -> T {
+        let result = try execute(sql, arguments)
+        defer { PQclear(result) }
+        do {
+            return try body(result)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.internal, "reading a result failed", underlying: error)
+        }
+    }
+
+    private func execute(_ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> OpaquePointer {
+        let handle = checkedHandle()
+        let name = try statementName(for: sql, handle: handle)
+        let result = try Self.withParameters(arguments) { values, count in
+            PQexecPrepared(handle, name, count, values, nil, nil, 0)
+        }
+        guard let result else { throw connectionError(sql: sql) }
+        do {
+            try check(result, sql: sql)
+        } catch {
+            PQclear(result)
+            if error.postgresState == .invalidStatementName {
+                // The server lost the statement (a pooler moved us to another server connection): forget it so
+                // the next use prepares it again.
+                prepared[sql] = nil
+            }
+            throw error
+        }
+        return result
+    }
+
+    /// The name of the prepared statement for `sql`, preparing it first when needed.
+    private func statementName(for sql: String, handle: OpaquePointer) throws(StoreError) -> String {
+        if let name = prepared[sql] { return name }
+        if prepared.count >= Self.statementLimit {
+            try execute("DEALLOCATE ALL")
+            prepared = [:]
+        }
+        preparedCount += 1
+        let name = "bmob\(preparedCount)"
+        let text = PostgresPlaceholders.numbered(sql).sql
+        guard let result = PQprepare(handle, name, text, 0, nil) else { throw connectionError(sql: sql) }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        prepared[sql] = name
+        return name
+    }
+
+    /// Throws the statement's error unless `result` reports success.
+    private func check(_ result: OpaquePointer, sql: String?) throws(StoreError) {
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return
+        default:
+            throw statementError(result, sql: sql)
+        }
+    }
+
+    /// The store error for a failed statement: the code from its SQLSTATE, PostgreSQL's message and the SQL text
+    /// as debug-only detail.
+    private func statementError(_ result: OpaquePointer, sql: String?) -> StoreError {
+        func field(_ code: Int32) -> String? {
+            PQresultErrorField(result, code).map { String(cString: $0) }
+        }
+        guard let sqlState = field(Int32(UInt8(ascii: "C"))) else { return connectionError(sql: sql) }
+        let state = PostgresState(rawValue: sqlState)
+        var error = PostgresErrorMapping.error(for: state, constraint: field(Int32(UInt8(ascii: "n"))))
+        error.postgresState = state
+        var detail = field(Int32(UInt8(ascii: "M"))) ?? ""
+        if let sql { detail += " in: \(sql)" }
+        error.detail = detail
+        return error
+    }
+
+    /// The error for a call that got no answer: the connection is gone (or libpq is out of memory).
+    private func connectionError(sql: String?) -> StoreError {
+        var error = StoreError(.unavailable, "the database is unavailable")
+        var detail = handle.map { String(cString: PQerrorMessage($0)) } ?? "closed"
+        if let sql { detail += " in: \(sql)" }
+        error.detail = detail
+        return error
+    }
+
+    private func checkedHandle() -> OpaquePointer {
+        precondition(pthread_equal(owner, pthread_self()) != 0, "PostgresConnection used off the thread that opened it")
+        guard let handle else { preconditionFailure("PostgresConnection used after close") }
+        return handle
+    }
+
+    /// Calls `body` with NUL-terminated copies of `strings` and a NULL-terminated array of pointers to them.
+    private static func withCStrings<T>(
+        _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T
+    ) -> T {
+        let copies = strings.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        let pointers = copies.map { UnsafePointer($0) } + [nil]
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// Calls `body` with the text form of `arguments` as NUL-terminated strings (NULL for SQL NULL), packed in one
+    /// buffer.
+    ///
+    /// - Throws: ``StoreError/Code/unsupportedValue`` for text holding U+0000, which PostgreSQL text cannot store
+    ///   (and which would otherwise cut the value short).
+    private static func withParameters<T>(
+        _ arguments: [SQLValue],
+        _ body: (UnsafePointer<UnsafePointer<CChar>?>?, Int32) -> T
+    ) throws(StoreError) -> T {
+        guard !arguments.isEmpty else { return body(nil, 0) }
+        var buffer: [UInt8] = []
+        var offsets: [Int?] = []
+        offsets.reserveCapacity(arguments.count)
+        for argument in arguments {
+            let start = buffer.count
+            switch argument {
+            case .null:
+                offsets.append(nil)
+                continue
+            case .integer(let value):
+                buffer.append(contentsOf: String(value).utf8)
+            case .real(let value):
+                buffer.append(contentsOf: PostgresText.real(value).utf8)
+            case .text(let text):
+                guard !text.utf8.contains(0) else { throw unsupportedNul() }
+                buffer.append(contentsOf: text.utf8)
+            case .utf8(let bytes):
+                guard !bytes.contains(0) else { throw unsupportedNul() }
+                buffer.append(contentsOf: bytes)
+            }
+            buffer.append(0)
+            offsets.append(start)
+        }
+        return buffer.withUnsafeBufferPointer { bytes in
+            let base = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in offset.map { base + $0 } }
+            return pointers.withUnsafeBufferPointer { body($0.baseAddress, Int32(arguments.count)) }
+        }
+    }
+
+    private static func unsupportedNul() -> StoreError {
+        StoreError(
+            .unsupportedValue, "text containing the character U+0000 cannot be stored in PostgreSQL",
+            fileID: nil, line: nil)
+    }
+}
+
+@available(*, unavailable, message: "a connection is confined to the thread that opened it")
+extension PostgresConnection: Sendable {}

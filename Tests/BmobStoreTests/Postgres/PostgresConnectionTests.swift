@@ -1,0 +1,172 @@
+@testable import BmobStore
+import Foundation
+import Testing
+
+/// The libpq connection against a real PostgreSQL server (``TestPostgres``): values in and out, errors mapped to
+/// store codes, notifications, a lost connection and a cancelled statement. Synchronous tests, since a connection
+/// belongs to the thread that opened it.
+@Suite("PostgresConnection")
+struct PostgresConnectionTests {
+    /// A connection with a fresh schema first on its search path, dropped afterwards.
+    private func withSchema(_ body: (PostgresConnection) throws -> Void) throws {
+        let connection = try PostgresConnection(url: try TestPostgres.url())
+        let schema = "conn_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
+        try connection.execute("CREATE SCHEMA \(schema); SET search_path TO \(schema)")
+        defer { try? connection.execute("ROLLBACK; DROP SCHEMA \(schema) CASCADE") }
+        try body(connection)
+    }
+
+    @Test("bound values come back as they went in, through ? markers")
+    func valuesRoundTrip() throws {
+        try withSchema { connection in
+            let text = "héllo ✓ 'quoted' \"double\" ? $1"
+            let row = try connection.firstRow(
+                "SELECT ?::bigint, ?::float8, ?::text, ?::text, ?::text IS NULL, ?::bigint",
+                [.integer(-42), .real(0.1), .text(text), .utf8(Array("bytes".utf8)), .null, .integer(Int64.max)]
+            ) { row in
+                (row.int64(0), Double(row.text(1) ?? ""), row.text(2), row.text(3), row.bool(4), row.int64(5))
+            }
+            let values = try #require(row)
+            #expect(values.0 == -42)
+            #expect(values.1 == 0.1)
+            #expect(values.2 == text)
+            #expect(values.3 == "bytes")
+            #expect(values.4)
+            #expect(values.5 == Int64.max)
+        }
+    }
+
+    @Test("a real survives the trip exactly, extremes included")
+    func realsAreExact() throws {
+        try withSchema { connection in
+            for value in [1.0 / 3.0, 1e-300, -2.5e300, 123_456_789.123_456_78, Double.leastNonzeroMagnitude] {
+                let back = try connection.firstRow("SELECT ?::float8", [.real(value)]) { Double($0.text(0) ?? "") }
+                #expect(back == value)
+            }
+        }
+    }
+
+    @Test("text holding U+0000 is refused before it reaches the server, and the connection stays usable")
+    func nulIsRefused() throws {
+        try withSchema { connection in
+            #expect(throws: StoreError.self) { try connection.run("SELECT ?::text", [.text("a\u{0}b")]) }
+            do {
+                try connection.run("SELECT ?::text", [.text("a\u{0}b")])
+            } catch let error as StoreError {
+                #expect(error.code == .unsupportedValue)
+            }
+            #expect(try connection.firstRow("SELECT 1") { $0.int64(0) } == 1)
+        }
+    }
+
+    @Test("constraint violations map to store codes: primary key to objectIdTaken, unique index to duplicate")
+    func constraintErrors() throws {
+        try withSchema { connection in
+            try connection.execute(
+                """
+                CREATE TABLE "Item" (objectId text PRIMARY KEY, code text);
+                CREATE UNIQUE INDEX "Item_code" ON "Item" (code)
+                """)
+            try connection.run(#"INSERT INTO "Item" VALUES (?, ?)"#, [.text("a"), .text("x")])
+            func code(_ arguments: [SQLValue]) -> StoreError.Code? {
+                do {
+                    try connection.run(#"INSERT INTO "Item" VALUES (?, ?)"#, arguments)
+                    return nil
+                } catch {
+                    return error.code
+                }
+            }
+            #expect(code([.text("a"), .text("y")]) == .objectIdTaken)
+            #expect(code([.text("b"), .text("x")]) == .duplicate)
+            #expect(try connection.run(#"UPDATE "Item" SET code = ? WHERE objectId = ?"#, [.text("z"), .text("a")]) == 1)
+        }
+    }
+
+    @Test("a failed statement aborts the transaction until rollback; a missing table is notFound")
+    func failedTransaction() throws {
+        try withSchema { connection in
+            try connection.execute("BEGIN")
+            do {
+                try connection.run(#"SELECT * FROM "Missing""#)
+                Issue.record("selecting from a missing table succeeded")
+            } catch let error as StoreError {
+                #expect(error.code == .notFound)
+                #expect(error.postgresState == .undefinedTable)
+            }
+            #expect(connection.isInTransaction)
+            #expect(connection.isInFailedTransaction)
+            try connection.execute("ROLLBACK")
+            #expect(!connection.isInTransaction)
+            #expect(try connection.firstRow("SELECT 2") { $0.int64(0) } == 2)
+        }
+    }
+
+    @Test("more distinct statements than the cache holds keep working")
+    func statementCacheOverflow() throws {
+        try withSchema { connection in
+            for index in 0..<(PostgresConnection.statementLimit + 20) {
+                let value = try connection.firstRow("SELECT ?::bigint + \(index)", [.integer(1)]) { $0.int64(0) }
+                #expect(value == Int64(index + 1))
+            }
+        }
+    }
+
+    @Test("LISTEN on one connection receives what another NOTIFYs after its commit")
+    func notifications() throws {
+        let url = try TestPostgres.url()
+        let listener = try PostgresConnection(url: url)
+        let sender = try PostgresConnection(url: url)
+        let channel = "test_\(UUID().uuidString.prefix(8).lowercased())"
+        try listener.execute("LISTEN \(channel)")
+        try sender.execute("BEGIN")
+        try sender.run("SELECT pg_notify(?, ?)", [.text(channel), .text("41")])
+        #expect(try listener.notifications().isEmpty)
+        try sender.execute("COMMIT")
+        var received: [PostgresNotification] = []
+        for _ in 0..<200 where received.isEmpty {
+            received = try listener.notifications()
+            if received.isEmpty { usleep(5000) }
+        }
+        #expect(received.map(\.payload) == ["41"])
+        #expect(received.first?.channel == channel)
+    }
+
+    @Test("a connection the server drops reports unavailable and broken")
+    func lostConnection() throws {
+        let url = try TestPostgres.url()
+        let victim = try PostgresConnection(url: url)
+        let killer = try PostgresConnection(url: url)
+        let pid = try #require(try victim.firstRow("SELECT pg_backend_pid()") { $0.int64(0) })
+        _ = try killer.firstRow("SELECT pg_terminate_backend(?::int)", [.integer(pid)]) { $0.bool(0) }
+        var code: StoreError.Code?
+        for _ in 0..<100 where code == nil {
+            do {
+                _ = try victim.firstRow("SELECT 1") { $0.int64(0) }
+                usleep(10_000)
+            } catch let error as StoreError {
+                code = error.code
+            }
+        }
+        #expect(code == .unavailable)
+        #expect(victim.isBroken)
+    }
+
+    @Test("a statement cancelled from another thread fails as too slow, and the connection survives")
+    func cancelledStatement() throws {
+        let connection = try PostgresConnection(url: try TestPostgres.url())
+        let cancel = try #require(connection.makeCancelHandle())
+        let canceller = Thread {
+            usleep(200_000)
+            cancel.send()
+        }
+        canceller.start()
+        do {
+            try connection.run("SELECT pg_sleep(30)")
+            Issue.record("the sleep was not cancelled")
+        } catch {
+            #expect(error.code == .invalidQuery)
+            #expect(error.postgresState == .queryCanceled)
+        }
+        #expect(try connection.firstRow("SELECT 3") { $0.int64(0) } == 3)
+    }
+}
