@@ -56,6 +56,11 @@ package struct BoundedRegex: Sendable {
 
     /// The compiled pattern.
     private let program: RegexProgram
+    /// The parsed tree, kept so that other dialects (``postgreSQLPattern``) translate the resolved structure, not
+    /// the text.
+    let node: RegexNode
+    /// The set table that ``node`` refers to.
+    let sets: [RegexScalarSet]
 
     /// Compiles `pattern` (PCRE syntax subset) with `$options` letters (`i`, `m`, `s`, `x`).
     ///
@@ -77,6 +82,8 @@ package struct BoundedRegex: Sendable {
         var parser = RegexParser(pattern: pattern, flags: flags)
         let parsed = try parser.parse()
         program = RegexCompiler.compile(parsed.node, size: parsed.size, sets: parser.sets)
+        node = parsed.node
+        sets = parser.sets
     }
 
     /// Whether the pattern matches anywhere in `text` (use `^`/`$` or `\A`/`\z` to anchor).

@@ -30,7 +30,7 @@ struct RegexScalarSet: Sendable, Equatable {
     }
 
     /// Binary search of ``ranges``.
-    private func rangesContain(_ value: UInt32) -> Bool {
+    func rangesContain(_ value: UInt32) -> Bool {
         var low = 0
         var high = ranges.count
         while low < high {

@@ -1,0 +1,28 @@
+import BmobWire
+
+extension BoundedRegex {
+    /// The pattern as a PostgreSQL advanced regular expression (ARE) for the case-sensitive `~` operator, with
+    /// no embedded options: `subject ~ postgreSQLPattern` answers what ``matches(_:)`` answers for every subject
+    /// a `text` value can hold (anything without U+0000).
+    ///
+    /// The translation works on the parsed tree, not the text (see ``RegexPostgreSQLTranslator``): options and
+    /// inline flags are already resolved, case-insensitivity is expanded into explicit bracket expressions from
+    /// the same case mappings the matcher uses (so U+212A KELVIN SIGN, `ſ`, the sigma forms and the Turkish `ı`
+    /// and `İ` agree), and classes are code-point ranges, which PostgreSQL compares by value whatever the
+    /// collation or locale. It relies on PostgreSQL's default ARE mode, the one `~` uses: `.` and negated
+    /// brackets match a line feed, and `^`/`$` hold only at the ends of the subject. It must not be used with
+    /// `~*` or with the `n`, `w`, `p`, `x`, `i` or `q` flags.
+    ///
+    /// Cost: the ARE is linear in the size of the compiled program (``instructionCount`` is at most 20,000):
+    /// counted repetition is split into bounds of at most 255 that PostgreSQL expands into copies, as our
+    /// compiler does, and each set is one bracket. PostgreSQL runs an ARE without back-references (none is
+    /// emitted) as a lazily built DFA over its NFA, with a bounded state cache, so matching is linear in the
+    /// subject times the NFA size at worst and never backtracks. Lookaround constraints, used only for `\b`, `\B`,
+    /// `\Z`, and `^`/`$` under `m`, are tiny: the lookaheads read at most two scalars and PostgreSQL resumes its
+    /// lookbehind automata instead of rescanning the subject. The largest patterns can still exceed PostgreSQL's
+    /// compile-space limit ("regular expression is too complex"), which the caller reports as an invalid query;
+    /// a `statement_timeout` bounds the run time of a query as a whole.
+    package var postgreSQLPattern: String {
+        RegexPostgreSQLTranslator(sets: sets).pattern(for: node)
+    }
+}
