@@ -114,7 +114,7 @@ struct SQLQueryCompilerTests {
         #expect(statement.arguments == [.text("u1"), .text("_User")])
         let notEqual = try whereSQL(
             .field(path: "owner", constraints: [.notEqualTo(QueryFixtures.pointer("_User", "u1"))]))
-        #expect(notEqual.sql.hasSuffix(") IS NOT 1"))
+        #expect(notEqual.sql.hasSuffix(") IS NOT TRUE"))
     }
 
     @Test func objectsCompareCanonicalJSON() throws {
@@ -139,11 +139,11 @@ struct SQLQueryCompilerTests {
                 == "json_extract(data, '$.score') IS NOT ?")
         #expect(
             try whereSQL(.field(path: "score", constraints: [.notContainedIn([1, 2])])).sql
-                == "(json_extract(data, '$.score') IN (?, ?)) IS NOT 1")
+                == "(json_extract(data, '$.score') IN (?, ?)) IS NOT TRUE")
         #expect(
             try whereSQL(.field(path: "score", constraints: [.exists(true)])).sql
                 == "json_type(data, '$.score') IS NOT NULL")
-        #expect(try whereSQL(.field(path: "objectId", constraints: [.exists(true)])) == SQLFragment("1"))
+        #expect(try whereSQL(.field(path: "objectId", constraints: [.exists(true)])) == SQLFragment("TRUE"))
     }
 
     @Test func relationsUseTheRelationTable() throws {
@@ -184,14 +184,14 @@ struct SQLQueryCompilerTests {
         #expect(select.sql == "json_extract(data, '$.city') IN (SELECT json_extract(data, '$.city') FROM \"Team\")")
         // A class that does not exist: nothing matches, or everything for the negations.
         let missing = SubQuery(className: "Nothing", condition: nil)
-        #expect(try whereSQL(.field(path: "owner", constraints: [.matchesQuery(missing)])) == SQLFragment("0"))
-        #expect(try whereSQL(.field(path: "owner", constraints: [.doesNotMatchQuery(missing)])) == SQLFragment("1"))
+        #expect(try whereSQL(.field(path: "owner", constraints: [.matchesQuery(missing)])) == SQLFragment("FALSE"))
+        #expect(try whereSQL(.field(path: "owner", constraints: [.doesNotMatchQuery(missing)])) == SQLFragment("TRUE"))
         #expect(
             try whereSQL(.field(path: "name", constraints: [.matchesKeyInQuery(key: "city", query: missing)]))
-                == SQLFragment("0"))
+                == SQLFragment("FALSE"))
         #expect(
             try whereSQL(.field(path: "name", constraints: [.doesNotMatchKeyInQuery(key: "city", query: missing)]))
-                == SQLFragment("1"))
+                == SQLFragment("TRUE"))
     }
 
     @Test func nearSphereFiltersByDistanceAndOrdersWithoutAnExplicitOrder() throws {

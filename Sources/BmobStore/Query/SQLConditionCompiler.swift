@@ -148,9 +148,9 @@ struct SQLConditionCompiler<Dialect: SQLDialect> {
         return target.whole(dialect)
     }
 
-    /// A query value classified for comparison, booleans as the dialect binds them.
+    /// A query value classified for comparison.
     func queryValue(_ value: JSONValue, _ schema: FieldSchema? = nil) throws(StoreError) -> SQLQueryValue {
-        try SQLQueryValue(value, schema: schema, in: dialect)
+        try SQLQueryValue(value, schema: schema)
     }
 
     /// `expression IN (sub-select)`.

@@ -12,7 +12,8 @@ import BmobServerCodecs
 /// one its index holds. Every method returns SQL text made only of validated names and the dialect's own SQL;
 /// values travel as bound ``SQLValue``s, marked `?` in fragments.
 ///
-/// ``SQLiteDialect`` is the one dialect today.
+/// ``SQLiteDialect`` reads a field as an SQL scalar (`json_extract`); ``PostgresDialect`` reads it as `jsonb`, which is
+/// why binding, null tests, ordering comparisons and aggregates of field values go through the dialect too.
 package protocol SQLDialect: Sendable {
     /// Most values one statement may bind.
     var maximumBoundValues: Int { get }
@@ -54,9 +55,27 @@ package protocol SQLDialect: Sendable {
     /// The UTC day (`YYYY-MM-DD` text) of a column of milliseconds since 1970.
     func day(ofMilliseconds column: String) -> String
 
-    /// The bound value a JSON boolean in a query compares as, matching how ``field(_:member:)`` reads a stored
-    /// boolean.
-    func boolean(_ flag: Bool) -> SQLValue
+    /// The bound value a query's number, string or boolean compares as against ``field(_:member:)`` (no member)
+    /// and ``elementValue``, matching how they read a stored value.
+    func value(_ scalar: JSONValue) -> SQLValue
+
+    /// A condition that a field or element value (``field(_:member:)``, ``elementValue``) is missing or JSON null.
+    func isNull(_ value: String) -> String
+
+    /// A condition that a field or element value holds something other than JSON null.
+    func isNotNull(_ value: String) -> String
+
+    /// The operator for "not equal, NULL counting as a value" (`IS NOT`, `IS DISTINCT FROM`).
+    var distinctOperator: String { get }
+
+    /// `value <operation> scalar` for a field or element value and `<`, `<=`, `>`, `>=`.
+    func compare(_ value: String, _ operation: String, _ scalar: JSONValue) -> SQLFragment
+
+    /// An `ORDER BY` term; a missing value sorts first ascending and last descending, on every engine.
+    func orderTerm(_ expression: String, descending: Bool) -> String
+
+    /// A field value as a number for `sum`, `average`, `max` and `min`; NULL (ignored) for anything else.
+    func number(_ value: String) -> String
 
     /// The text the engine runs for a statement whose parameters are marked `?`.
     func statementText(_ sql: String) -> String

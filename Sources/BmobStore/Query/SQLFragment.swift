@@ -17,13 +17,13 @@ package struct SQLFragment: Sendable, Hashable, CustomStringConvertible {
     /// The text only: parameters stay `?`, so no value shows up in logs.
     package var description: String { sql }
 
-    /// A condition that always holds.
-    static let alwaysTrue = SQLFragment("1")
+    /// A condition that always holds (`TRUE`, which every engine reads as a boolean).
+    static let alwaysTrue = SQLFragment("TRUE")
     /// A condition that never holds.
-    static let alwaysFalse = SQLFragment("0")
+    static let alwaysFalse = SQLFragment("FALSE")
 
-    var isAlwaysTrue: Bool { sql == "1" && arguments.isEmpty }
-    var isAlwaysFalse: Bool { sql == "0" && arguments.isEmpty }
+    var isAlwaysTrue: Bool { sql == "TRUE" && arguments.isEmpty }
+    var isAlwaysFalse: Bool { sql == "FALSE" && arguments.isEmpty }
 
     /// Appends another fragment's text and arguments.
     mutating func append(_ other: SQLFragment) {
@@ -53,11 +53,11 @@ package struct SQLFragment: Sendable, Hashable, CustomStringConvertible {
         return SQLFragment("NOT (\(part.sql))", part.arguments)
     }
 
-    /// `(a) IS NOT 1`: true when `a` is false or NULL, so a missing field counts as "not matching".
+    /// `(a) IS NOT TRUE`: true when `a` is false or NULL, so a missing field counts as "not matching".
     static func isNotTrue(_ part: SQLFragment) -> SQLFragment {
         if part.isAlwaysTrue { return alwaysFalse }
         if part.isAlwaysFalse { return alwaysTrue }
-        return SQLFragment("(\(part.sql)) IS NOT 1", part.arguments)
+        return SQLFragment("(\(part.sql)) IS NOT TRUE", part.arguments)
     }
 
     /// `?, ?, ?` for `count` parameters.

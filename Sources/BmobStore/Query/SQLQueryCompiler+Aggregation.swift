@@ -46,7 +46,10 @@ extension SQLQueryCompiler {
             for name in names {
                 let path = try SQLFieldPath(name)
                 let schema = path.schema(in: fields)
-                let expression = dialect.comparable(path, schema: schema)
+                var expression = dialect.comparable(path, schema: schema)
+                if !path.isSystemColumn, schema?.type != .date, schema?.type != .pointer {
+                    expression = dialect.number(expression)
+                }
                 var kind = SQLAggregateStatement.Column.Kind.value
                 if function == "max" || function == "min" {
                     if path.isSystemColumn, SQLFieldExpression.dateColumns.contains(path.field) {
@@ -81,7 +84,7 @@ extension SQLQueryCompiler {
                 guard let result = results.named(key.path) else {
                     throw StoreError.invalidQuery("order names '\(key.path)', which the aggregate does not return")
                 }
-                terms.append(key.descending ? "\(result.expression) DESC" : result.expression)
+                terms.append(dialect.orderTerm(result.expression, descending: key.descending))
             }
             statement.append(" ORDER BY \(terms.joined(separator: ", "))")
         }
@@ -121,7 +124,7 @@ extension SQLQueryCompiler {
                 case .equalTo(let value):
                     parts.append(SQLFragment("\(expression) = ?", [try bound(value)]))
                 case .notEqualTo(let value):
-                    parts.append(SQLFragment("\(expression) IS NOT ?", [try bound(value)]))
+                    parts.append(SQLFragment("\(expression) \(dialect.distinctOperator) ?", [try bound(value)]))
                 case .lessThan(let value):
                     parts.append(SQLFragment("\(expression) < ?", [try bound(value)]))
                 case .lessThanOrEqualTo(let value):
@@ -148,9 +151,9 @@ extension SQLQueryCompiler {
     }
 
     private func havingValue(_ value: JSONValue, isDate: Bool) throws -> SQLValue {
-        switch try SQLQueryValue(value, schema: nil, in: dialect) {
+        switch try SQLQueryValue(value, schema: nil) {
         case .null: return .null
-        case .scalar(let scalar): return scalar
+        case .scalar(let scalar): return dialect.value(scalar)
         case .date(let iso, _): return .text(isDate ? iso : String(iso.prefix(10)))
         case .pointer, .document: throw StoreError.invalidQuery("having compares numbers, strings and dates")
         }

@@ -113,7 +113,7 @@ package struct SQLQueryCompiler<Dialect: SQLDialect>: Sendable {
             }
             let path = try SQLFieldPath(key.path)
             let expression = dialect.comparable(path, schema: path.schema(in: fields))
-            terms.append(key.descending ? "\(expression) DESC" : expression)
+            terms.append(dialect.orderTerm(expression, descending: key.descending))
         }
         return terms.joined(separator: ", ")
     }

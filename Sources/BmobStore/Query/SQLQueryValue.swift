@@ -8,8 +8,8 @@ import BmobWire
 enum SQLQueryValue: Hashable {
     /// JSON `null`: matches a missing field or a stored null.
     case null
-    /// A number, string or boolean (a boolean as the dialect binds it, ``SQLDialect/boolean(_:)``).
-    case scalar(SQLValue)
+    /// A number, string or boolean, bound as its target reads it (``SQLValueTarget/bind(_:_:)``).
+    case scalar(JSONValue)
     /// A Date, normalised to the stored `iso` text; compared through the field's `iso` member.
     case date(iso: String, milliseconds: Int64)
     /// A Pointer (or an included object sent back): compared through `objectId` and `className`.
@@ -20,21 +20,17 @@ enum SQLQueryValue: Hashable {
     /// Classifies `value`; a plain string on a field the schema records as a Date counts as a date.
     ///
     /// - Throws: ``StoreError/Code/invalidQuery`` for a Date whose `iso` does not parse.
-    init(_ value: JSONValue, schema: FieldSchema?, in dialect: some SQLDialect) throws(StoreError) {
+    init(_ value: JSONValue, schema: FieldSchema?) throws(StoreError) {
         switch value {
         case .null:
             self = .null
-        case .bool(let flag):
-            self = .scalar(dialect.boolean(flag))
-        case .int(let integer):
-            self = .scalar(.integer(integer))
-        case .double(let real):
-            self = .scalar(.real(real))
+        case .bool, .int, .double:
+            self = .scalar(value)
         case .string(let text):
             if schema?.type == .date, let milliseconds = BmobDateFormat.parse(text) {
                 self = .date(milliseconds)
             } else {
-                self = .scalar(.text(text))
+                self = .scalar(value)
             }
         case .array:
             self = .document(value.jsonString)

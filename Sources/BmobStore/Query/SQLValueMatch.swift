@@ -9,9 +9,9 @@ enum SQLValueMatch {
     ) throws(StoreError) -> SQLFragment {
         switch value {
         case .null:
-            return SQLFragment("\(target.whole(dialect)) IS NULL")
+            return SQLFragment(target.isNull(dialect))
         case .scalar(let scalar):
-            return SQLFragment("\(target.whole(dialect)) = ?", [scalar])
+            return SQLFragment("\(target.whole(dialect)) = ?", [target.bind(scalar, dialect)])
         case .document(let text):
             return SQLFragment("\(target.whole(dialect)) = ?", [.text(text)])
         case .date(let iso, _):
@@ -23,19 +23,20 @@ enum SQLValueMatch {
         }
     }
 
-    /// Not equal, where a missing field counts as not equal (`IS NOT`).
+    /// Not equal, where a missing field counts as not equal (``SQLDialect/distinctOperator``).
     static func notEquals(
         _ target: SQLValueTarget, _ value: SQLQueryValue, _ dialect: some SQLDialect
     ) throws(StoreError) -> SQLFragment {
         switch value {
         case .null:
-            return SQLFragment("\(target.whole(dialect)) IS NOT NULL")
+            return SQLFragment(target.isNotNull(dialect))
         case .scalar(let scalar):
-            return SQLFragment("\(target.whole(dialect)) IS NOT ?", [scalar])
+            return SQLFragment(
+                "\(target.whole(dialect)) \(dialect.distinctOperator) ?", [target.bind(scalar, dialect)])
         case .document(let text):
-            return SQLFragment("\(target.whole(dialect)) IS NOT ?", [.text(text)])
+            return SQLFragment("\(target.whole(dialect)) \(dialect.distinctOperator) ?", [.text(text)])
         case .date(let iso, _):
-            return SQLFragment("\(try target.member("iso", dialect)) IS NOT ?", [.text(iso)])
+            return SQLFragment("\(try target.member("iso", dialect)) \(dialect.distinctOperator) ?", [.text(iso)])
         case .pointer:
             return .isNotTrue(try equals(target, value, dialect))
         }
@@ -52,7 +53,7 @@ enum SQLValueMatch {
         for value in values {
             switch value {
             case .null: includesNull = true
-            case .scalar(let scalar): plain.append(scalar)
+            case .scalar(let scalar): plain.append(target.bind(scalar, dialect))
             case .document(let text): plain.append(.text(text))
             case .date(let iso, _): dates.append(.text(iso))
             case .pointer(let pointer):
@@ -73,11 +74,12 @@ enum SQLValueMatch {
                     SQLFragment("\(try target.member("className", dialect)) = ?", [.text(className)]),
                 ]))
         }
-        if includesNull { parts.append(SQLFragment("\(target.whole(dialect)) IS NULL")) }
+        if includesNull { parts.append(SQLFragment(target.isNull(dialect))) }
         return .any(parts)
     }
 
-    /// `<`, `<=`, `>`, `>=`; dates compare their `iso` text, which orders as time does. Null never matches.
+    /// `<`, `<=`, `>`, `>=`; dates compare their `iso` text, which orders as time does; other values as the
+    /// dialect orders them (``SQLValueTarget/compare(_:_:_:)``). Null never matches.
     static func compare(
         _ target: SQLValueTarget, _ operation: String, _ value: SQLQueryValue, _ dialect: some SQLDialect
     ) throws(StoreError) -> SQLFragment {
@@ -85,7 +87,7 @@ enum SQLValueMatch {
         case .null:
             return .alwaysFalse
         case .scalar(let scalar):
-            return SQLFragment("\(target.whole(dialect)) \(operation) ?", [scalar])
+            return target.compare(operation, scalar, dialect)
         case .document(let text):
             return SQLFragment("\(target.whole(dialect)) \(operation) ?", [.text(text)])
         case .date(let iso, _):

@@ -71,9 +71,37 @@ package struct SQLiteDialect: SQLDialect {
         "date(\(column) / 1000, 'unixepoch')"
     }
 
-    /// 1 and 0, which is how `json_extract` reads `true` and `false`.
-    package func boolean(_ flag: Bool) -> SQLValue {
-        .integer(flag ? 1 : 0)
+    /// The plain SQL value, booleans as 1 and 0, which is how `json_extract` reads `true` and `false`.
+    package func value(_ scalar: JSONValue) -> SQLValue {
+        SQLValueTarget.plain(scalar)
+    }
+
+    /// `<value> IS NULL`: `json_extract` reads JSON null as NULL.
+    package func isNull(_ value: String) -> String {
+        "\(value) IS NULL"
+    }
+
+    /// `<value> IS NOT NULL`.
+    package func isNotNull(_ value: String) -> String {
+        "\(value) IS NOT NULL"
+    }
+
+    /// `IS NOT`.
+    package var distinctOperator: String { "IS NOT" }
+
+    /// `<value> <operation> ?`, in SQLite's order of types (numbers before text).
+    package func compare(_ value: String, _ operation: String, _ scalar: JSONValue) -> SQLFragment {
+        SQLFragment("\(value) \(operation) ?", [SQLValueTarget.plain(scalar)])
+    }
+
+    /// `<expression>` or `<expression> DESC`: SQLite sorts NULL first ascending already.
+    package func orderTerm(_ expression: String, descending: Bool) -> String {
+        descending ? "\(expression) DESC" : expression
+    }
+
+    /// The value itself: SQLite's `sum` skips text, and `max`/`min` compare what they get.
+    package func number(_ value: String) -> String {
+        value
     }
 
     /// SQLite takes `?` as it is.
