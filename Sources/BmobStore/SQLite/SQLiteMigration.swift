@@ -16,14 +16,14 @@ package struct SQLiteMigration: Sendable {
 
     /// The store's migrations, in order. Append only.
     package static let builtin: [SQLiteMigration] = [
-        SQLiteMigration(name: "0001-journal", sql: SQLiteJournalRows.createTable),
-        SQLiteMigration(name: "0002-schema-registry", sql: SQLiteSchemaRows.createTable),
-        SQLiteMigration(name: "0003-relations", sql: SQLiteRelationRows.createTable),
-        SQLiteMigration(name: "0004-indexes", sql: SQLiteIndexRows.createTable),
-        SQLiteMigration(name: "0005-accounts", sql: SQLiteAccountRows.createTables),
-        SQLiteMigration(name: "0006-class-permissions", sql: SQLitePermissionRows.createTable),
-        SQLiteMigration(name: "0007-verification", sql: SQLiteVerificationRows.createTables),
-        SQLiteMigration(name: "0008-journal-without-autoincrement", sql: SQLiteJournalRows.dropAutoincrement),
-        SQLiteMigration(name: "0009-journal-door", sql: SQLiteJournalRows.addDoor),
+        SQLiteMigration(name: "0001-journal", sql: JournalRows.createTable),
+        SQLiteMigration(name: "0002-schema-registry", sql: SchemaRows.createTable),
+        SQLiteMigration(name: "0003-relations", sql: RelationRows.createTable),
+        SQLiteMigration(name: "0004-indexes", sql: IndexRows.createTable),
+        SQLiteMigration(name: "0005-accounts", sql: AccountRows.createTables),
+        SQLiteMigration(name: "0006-class-permissions", sql: PermissionRows.createTable),
+        SQLiteMigration(name: "0007-verification", sql: VerificationRows.createTables),
+        SQLiteMigration(name: "0008-journal-without-autoincrement", sql: JournalRows.dropAutoincrement),
+        SQLiteMigration(name: "0009-journal-door", sql: JournalRows.addDoor),
     ]
 }

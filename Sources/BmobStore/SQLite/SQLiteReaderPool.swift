@@ -24,8 +24,8 @@ final class SQLiteReaderPool: @unchecked Sendable {
 
     /// Queues a read; `completion` receives its result on the reader thread.
     func submit<T>(
-        ticket: SQLiteReadTicket,
-        _ body: @escaping @Sendable (SQLiteReadTransaction) throws -> T,
+        ticket: StoreReadTicket,
+        _ body: @escaping @Sendable (SQLReadTransaction<SQLiteConnection>) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         pool.submit { index in
@@ -45,23 +45,23 @@ final class SQLiteReaderPool: @unchecked Sendable {
 
     private func perform<T>(
         index: Int,
-        ticket: SQLiteReadTicket,
-        _ body: (SQLiteReadTransaction) throws -> T
+        ticket: StoreReadTicket,
+        _ body: (SQLReadTransaction<SQLiteConnection>) throws -> T
     ) throws -> T {
         let connection = try connection(at: index)
         guard ticket.start(connection.interruptHandle) else { throw CancellationError() }
         defer { ticket.finish() }
-        connection.workBudget.reset()
+        connection.resetWorkBudget()
         do {
             try connection.run("BEGIN")
-            let transaction = SQLiteReadTransaction(connection: connection, catalog: registry.committed, ticket: ticket)
+            let transaction = SQLReadTransaction(connection: connection, catalog: registry.committed, ticket: ticket)
             defer { transaction.invalidate() }
             let value = try body(transaction)
             // A caller that caught the budget's error (to try something else, say) must not answer with a
             // partial result: a read over its budget fails as a whole.
             if let exhausted = connection.workBudget.error { throw exhausted }
             // Ending the transaction is not the query's work: the budget must not stop it.
-            connection.workBudget.reset()
+            connection.resetWorkBudget()
             // A read-only transaction has nothing to lose: if COMMIT fails, ROLLBACK ends it all the same.
             do {
                 try connection.run("COMMIT")
@@ -72,8 +72,8 @@ final class SQLiteReaderPool: @unchecked Sendable {
         } catch {
             // The error already says whether the budget stopped the read; the ROLLBACK must run regardless, or
             // the connection would stay inside this transaction for the next read.
-            connection.workBudget.reset()
-            if connection.isInTransaction { try? connection.run("ROLLBACK") }
+            connection.resetWorkBudget()
+            if connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
             if ticket.isCancelled, (error as? StoreError)?.sqliteCode == .interrupt { throw CancellationError() }
             throw error
         }

@@ -33,10 +33,10 @@ package final class SQLiteStore: Store {
     private let gate = Lock()
     private nonisolated(unsafe) var closing = false
     private let registry: SchemaRegistry
-    private let writer: SQLiteWriter
+    private let writer: SQLWriter<SQLiteConnection>
     private let readers: SQLiteReaderPool
 
-    private init(configuration: Configuration, registry: SchemaRegistry, writer: SQLiteWriter) {
+    private init(configuration: Configuration, registry: SchemaRegistry, writer: SQLWriter<SQLiteConnection>) {
         self.configuration = configuration
         self.registry = registry
         self.writer = writer
@@ -55,9 +55,15 @@ package final class SQLiteStore: Store {
         migrations: [SQLiteMigration] = SQLiteMigration.builtin
     ) async throws -> SQLiteStore {
         let registry = SchemaRegistry(SchemaCatalog())
-        let writer = SQLiteWriter(configuration: configuration, registry: registry)
+        let settings = SQLWriterSettings(
+            maximumGroupSize: configuration.maximumGroupSize, maximumDocumentBytes: configuration.maximumDocumentBytes,
+            clock: configuration.clock)
+        let writer = SQLWriter<SQLiteConnection>(settings: settings, registry: registry, threadName: "bmob-sqlite-w") {
+            // Folds the WAL back into the database so the file stands alone; best effort.
+            connection in try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
         do {
-            try await writer.open(migrations: migrations)
+            try await writer.open { try openWriterConnection(configuration, migrations: migrations) }
         } catch {
             await writer.close {}
             throw error
@@ -75,7 +81,7 @@ package final class SQLiteStore: Store {
 
     /// Writes queued while the writer is busy share one transaction (group commit), so one write's failure
     /// must not touch the others: each runs in its own savepoint, except rerunnable ones, which the writer
-    /// runs again after rolling the group back instead (see ``SQLiteWriter``).
+    /// runs again after rolling the group back instead (see ``SQLWriter``).
     package func write<T: Sendable>(
         caller: JournalAuthor?,
         rerunnable: Bool,
@@ -94,7 +100,7 @@ package final class SQLiteStore: Store {
         _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> any Sendable
     ) async throws -> any Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
-            let job = SQLiteWriteJob(caller: caller, rerunnable: rerunnable, body: body, continuation: continuation)
+            let job = StoreWriteJob(caller: caller, rerunnable: rerunnable, body: body, continuation: continuation)
             let accepted = gate.withLock {
                 guard !closing else { return false }
                 writer.enqueue(job)
@@ -134,7 +140,7 @@ package final class SQLiteStore: Store {
     }
 
     /// The writer's counters so far.
-    package var statistics: Statistics {
+    package var statistics: StoreWriterStatistics {
         writer.currentStatistics
     }
 
@@ -148,7 +154,7 @@ package final class SQLiteStore: Store {
     }
 
     /// Runs `body` on a pooled reader; cancelling the task interrupts it.
-    private func withReader<T: Sendable>(_ body: @escaping @Sendable (SQLiteReadTransaction) throws -> T)
+    private func withReader<T: Sendable>(_ body: @escaping @Sendable (SQLReadTransaction<SQLiteConnection>) throws -> T)
         async throws -> T
     {
         // Erased for the reason given in `write`.
@@ -156,10 +162,10 @@ package final class SQLiteStore: Store {
         return value as! T
     }
 
-    private func withReaderErased(_ body: @escaping @Sendable (SQLiteReadTransaction) throws -> any Sendable)
+    private func withReaderErased(_ body: @escaping @Sendable (SQLReadTransaction<SQLiteConnection>) throws -> any Sendable)
         async throws -> any Sendable
     {
-        let ticket = SQLiteReadTicket()
+        let ticket = StoreReadTicket()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
                 let accepted = gate.withLock {
@@ -172,5 +178,25 @@ package final class SQLiteStore: Store {
         } onCancel: {
             ticket.cancel()
         }
+    }
+
+    /// Opens the read-write connection on the writer thread: WAL, synchronous mode, cache, migrations; returns it
+    /// with the catalog and the journal's last `seq`.
+    private static func openWriterConnection(_ configuration: Configuration, migrations: [SQLiteMigration]) throws
+        -> (SQLiteConnection, SchemaCatalog, Int64)
+    {
+        let connection = try SQLiteConnection(
+            path: configuration.path, readOnly: false,
+            busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds),
+            workLimits: configuration.workLimits)
+        // WAL is a property of the file; asking again is cheap. An in-memory database cannot use it.
+        let mode = try connection.firstRow("PRAGMA journal_mode = WAL") { $0.text(0) } ?? nil
+        guard mode?.lowercased() == "wal" else {
+            throw StoreError(.io, "the database cannot use write-ahead logging")
+        }
+        try connection.execute("PRAGMA synchronous = \(configuration.synchronous.pragmaValue)")
+        try connection.execute("PRAGMA cache_size = -\(configuration.cacheSizeKibibytes)")
+        try SQLiteMigrator.migrate(connection, migrations, now: configuration.clock())
+        return (connection, try SchemaRows.loadCatalog(connection), try JournalRows.lastSeq(connection))
     }
 }

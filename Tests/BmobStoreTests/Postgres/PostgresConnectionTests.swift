@@ -157,7 +157,7 @@ struct PostgresConnectionTests {
         let cancel = try #require(connection.makeCancelHandle())
         let canceller = Thread {
             usleep(200_000)
-            cancel.send()
+            cancel.interrupt()
         }
         canceller.start()
         do {

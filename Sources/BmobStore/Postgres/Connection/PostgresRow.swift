@@ -2,7 +2,7 @@ import CLibPQ
 
 /// One row of a query result in text format, valid only inside the closure that receives it (the result is
 /// cleared afterwards).
-struct PostgresRow {
+struct PostgresRow: SQLRow {
     /// The result this row belongs to.
     let result: OpaquePointer
     /// The row's index in the result.
@@ -46,11 +46,30 @@ struct PostgresRow {
     }
 
     /// Lends the column's bytes (text format, without the terminating NUL); `nil` for NULL.
-    func withBytes<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T? {
+    func withBytes<T, E: Error>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> T) throws(E) -> T? {
         guard PQgetisnull(result, index, column) == 0, let value = PQgetvalue(result, index, column) else {
             return nil
         }
         let length = Int(PQgetlength(result, index, column))
-        return try body(UnsafeRawBufferPointer(start: value, count: length))
+        return try value.withMemoryRebound(to: UInt8.self, capacity: length) { bytes throws(E) in
+            try body(UnsafeBufferPointer(start: bytes, count: length))
+        }
+    }
+
+    /// The column as a scalar by its type: integers as integers, `numeric` and floats as integers when they hold
+    /// a whole number in range and as reals otherwise, booleans as 1 and 0, anything else as text.
+    func value(_ column: Int32) -> SQLValue {
+        guard let text = text(column) else { return .null }
+        switch type(column) {
+        case PostgresTypeOID.int8, PostgresTypeOID.int4, PostgresTypeOID.int2:
+            return .integer(Int64(text) ?? 0)
+        case PostgresTypeOID.numeric, PostgresTypeOID.float8, PostgresTypeOID.float4:
+            if let integer = Int64(text) { return .integer(integer) }
+            return .real(Double(text) ?? 0)
+        case PostgresTypeOID.bool:
+            return .integer(text == "t" ? 1 : 0)
+        default:
+            return .text(text)
+        }
     }
 }

@@ -22,8 +22,8 @@ final class SQLiteConnection {
     let workBudget: SQLiteWorkBudget
     /// Above 256 cached statements the cache is emptied; it only fills with per-class statements.
     private var statements = SQLiteStatementCache<SQLiteStatement>(limit: 256)
-    /// The class-table SQL texts built last (``SQLiteObjectRows``).
-    var classSQL = SQLiteClassSQL()
+    /// The class-table SQL texts built last (``ObjectRows``).
+    var classSQL = ClassSQL()
 
     /// Opens the database at `path`; a read-write connection creates the file if it is missing. A read-only
     /// connection limits each read to `workLimits.queryWork` steps.
@@ -126,12 +126,14 @@ final class SQLiteConnection {
         sqlite3_last_insert_rowid(checkedHandle())
     }
 
-    /// Runs one statement to completion.
-    func run(_ sql: String, _ arguments: [SQLValue] = []) throws(StoreError) {
+    /// Runs one statement to completion; returns how many rows it inserted, updated or deleted.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [SQLValue] = []) throws(StoreError) -> Int {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(arguments)
         while try statement.step() {}
+        return changes
     }
 
     /// Runs a query and maps each row.

@@ -1,0 +1,43 @@
+extension SQLWriteTransaction {
+    func credential(userId: String) throws -> String? {
+        checkActive()
+        return try AccountRows.credential(connection, userId: userId)
+    }
+
+    func session(tokenHash: String) throws -> StoredSession? {
+        checkActive()
+        return try AccountRows.session(connection, tokenHash: tokenHash)
+    }
+
+    func sessions(userId: String) throws -> [StoredSession] {
+        checkActive()
+        return try AccountRows.sessions(connection, userId: userId)
+    }
+
+    func setCredential(userId: String, hash: String) throws {
+        checkActive()
+        try AccountRows.setCredential(connection, userId: userId, hash: hash)
+    }
+
+    func insertSession(_ session: StoredSession) throws {
+        checkActive()
+        try AccountRows.insertSession(connection, session)
+    }
+
+    @discardableResult
+    func deleteSession(tokenHash: String) throws -> Bool {
+        checkActive()
+        return try AccountRows.deleteSession(connection, tokenHash: tokenHash)
+    }
+
+    @discardableResult
+    func deleteSessions(userId: String, except tokenHash: String?) throws -> Int {
+        checkActive()
+        return try AccountRows.deleteSessions(connection, userId: userId, except: tokenHash)
+    }
+
+    func deleteAccount(userId: String) throws {
+        checkActive()
+        try AccountRows.deleteAccount(connection, userId: userId)
+    }
+}

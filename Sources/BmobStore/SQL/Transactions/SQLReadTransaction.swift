@@ -1,0 +1,111 @@
+import BmobWire
+
+/// A read on a pooled reader connection of either engine, inside one transaction so every call sees one snapshot
+/// (SQLite: a WAL snapshot; PostgreSQL: `REPEATABLE READ`).
+///
+/// Existence of a class is decided by the snapshot itself (the writer, or another node, may create or drop tables
+/// at any time), so a missing table reads as an absent class rather than an error.
+final class SQLReadTransaction<Connection: SQLStoreConnection>: StoreReadTransaction {
+    let connection: Connection
+    let catalog: SchemaCatalog
+    private let ticket: StoreReadTicket
+    private var isActive = true
+
+    init(connection: Connection, catalog: SchemaCatalog, ticket: StoreReadTicket) {
+        self.connection = connection
+        self.catalog = catalog
+        self.ticket = ticket
+    }
+
+    /// Ends the transaction's validity; any later call traps.
+    func invalidate() {
+        isActive = false
+    }
+
+    func fetch(className: String, objectId: String) throws -> StoredObject? {
+        let table = try SQLTableName(className: className)
+        try checkUsable()
+        return try ifTableExists(table) { try ObjectRows.fetch(connection, table, objectId: objectId) } ?? nil
+    }
+
+    func count(className: String) throws -> Int {
+        let table = try SQLTableName(className: className)
+        try checkUsable()
+        return try ifTableExists(table) { try ObjectRows.count(connection, table) } ?? 0
+    }
+
+    func classNames() throws -> [String] {
+        try checkUsable()
+        return catalog.classNames
+    }
+
+    func schema(className: String) throws -> [String: FieldSchema] {
+        _ = try SQLTableName(className: className)
+        try checkUsable()
+        return catalog.fields(of: className)
+    }
+
+    func lastJournalSeq() throws -> Int64 {
+        try checkUsable()
+        return try JournalRows.lastSeq(connection)
+    }
+
+    func find(_ query: FindQuery) throws -> [StoredObject] {
+        let table = try SQLTableName(className: query.className)
+        try checkUsable()
+        return try ifTableExists(table) { try QueryRows.find(connection, catalog, query) } ?? []
+    }
+
+    func findDocuments(_ query: FindQuery) throws -> [StoredDocument] {
+        let table = try SQLTableName(className: query.className)
+        try checkUsable()
+        return try ifTableExists(table) { try QueryRows.findDocuments(connection, catalog, query) } ?? []
+    }
+
+    func count(_ query: FindQuery) throws -> Int {
+        let table = try SQLTableName(className: query.className)
+        try checkUsable()
+        return try ifTableExists(table) { try QueryRows.count(connection, catalog, query) } ?? 0
+    }
+
+    func aggregate(_ query: FindQuery) throws -> [[String: JSONValue]] {
+        let table = try SQLTableName(className: query.className)
+        try checkUsable()
+        return try ifTableExists(table) { try QueryRows.aggregate(connection, catalog, query) } ?? []
+    }
+
+    func indexes(className: String) throws -> [[String]] {
+        _ = try SQLTableName(className: className)
+        try checkUsable()
+        return try IndexRows.paths(connection, className: className)
+    }
+
+    func relationTargets(className: String, objectId: String, key: String) throws -> [PointerValue] {
+        _ = try SQLTableName(className: className)
+        try StoreError.validateFieldName(key)
+        try checkUsable()
+        return try RelationRows.targets(connection, className: className, objectId: objectId, key: key)
+    }
+
+    /// Journal entries after `seq`, for ``Store/journal(after:limit:)``.
+    func journal(after seq: Int64, limit: Int) throws -> [JournalEntry] {
+        try checkUsable()
+        return try JournalRows.entries(connection, after: seq, limit: limit)
+    }
+
+    func checkUsable() throws {
+        precondition(isActive, "a store transaction was used outside its closure")
+        try ticket.checkCancelled()
+    }
+
+    /// Runs `body`; when it fails because the table is missing from this snapshot, returns `nil`.
+    private func ifTableExists<T>(_ table: SQLTableName, _ body: () throws -> T) throws -> T? {
+        do {
+            return try body()
+        } catch let error as StoreError where connection.mayBeMissingTable(error) {
+            if connection.isInFailedTransaction { throw error }
+            if try connection.classTableExists(table) { throw error }
+            return nil
+        }
+    }
+}

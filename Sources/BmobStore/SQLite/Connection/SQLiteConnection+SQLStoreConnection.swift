@@ -1,0 +1,87 @@
+extension SQLiteStatement: SQLRow {}
+
+extension SQLiteConnection: SQLStoreConnection {
+    static var dialect: SQLiteDialect { SQLiteDialect() }
+
+    /// SQLite's implicit `rowid`.
+    static var insertionOrder: String { "rowid" }
+
+    /// SQLite never aborts a transaction on a failed statement; it rolls it back entirely instead (I/O errors, a
+    /// full disk), which ``isInTransaction`` shows.
+    var isInFailedTransaction: Bool { false }
+
+    /// `BEGIN IMMEDIATE`: takes the database's write lock now, so that the group never fails to upgrade later.
+    func beginWrite() throws(StoreError) {
+        try run("BEGIN IMMEDIATE")
+    }
+
+    func resetWorkBudget() {
+        workBudget.reset()
+    }
+
+    func createClassTable(_ table: SQLTableName) throws(StoreError) {
+        try execute(
+            """
+            CREATE TABLE IF NOT EXISTS \(table.quoted) (
+                objectId TEXT PRIMARY KEY NOT NULL,
+                createdAt INTEGER NOT NULL,
+                updatedAt INTEGER NOT NULL,
+                acl TEXT,
+                data TEXT NOT NULL
+            )
+            """)
+    }
+
+    /// Drops the table, and the cached statements that named it.
+    func dropClassTable(_ table: SQLTableName) throws(StoreError) {
+        try execute("DROP TABLE \(table.quoted)")
+        discardStatements()
+    }
+
+    func classTableExists(_ table: SQLTableName) throws(StoreError) -> Bool {
+        do {
+            return try firstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table.name)]) {
+                _ in true
+            } ?? false
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.internal, "reading the schema failed", underlying: error)
+        }
+    }
+
+    func classTableNames() throws(StoreError) -> [String] {
+        do {
+            return try rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) ?? "" }
+                .filter(SQLTableName.isClassTable)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.internal, "reading the schema failed", underlying: error)
+        }
+    }
+
+    /// `SQLITE_ERROR`, which "no such table" is.
+    func mayBeMissingTable(_ error: StoreError) -> Bool {
+        error.sqliteCode?.primary == .error
+    }
+
+    func constraintError(_ error: StoreError) -> StoreError {
+        if error.sqliteCode == .constraintPrimaryKey {
+            return StoreError(.objectIdTaken, "an object with this objectId already exists", underlying: error)
+        }
+        if error.sqliteCode == .constraintUnique {
+            return StoreError(.duplicate, "unique index cannot has duplicate value", underlying: error)
+        }
+        return error
+    }
+
+    /// The row's `seq` is its rowid: the largest plus one, drawn under the database's write lock.
+    func appendJournal(_ values: [SQLValue]) throws(StoreError) -> Int64 {
+        try run(Self.appendJournalSQL, values)
+        return lastInsertRowID
+    }
+
+    private static let appendJournalSQL =
+        "INSERT INTO \(SQLTableName.journal.quoted) (\(JournalRows.appendColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+}
