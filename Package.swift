@@ -84,7 +84,7 @@ var targets: [Target] = [
     .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobTesting", "BmobWire", "BmobStore", "BmobServer"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire", "BmobServerCodecs"]),
-    .testTarget(name: "BmobStoreTests", dependencies: ["BmobStore", "BmobWire", "BmobServerCodecs", "bmob-crash-writer"]),
+    .testTarget(name: "BmobStoreTests", dependencies: ["BmobStore", "BmobWire", "BmobServerCodecs", "BmobTesting", "bmob-crash-writer"]),
     .testTarget(name: "BmobServerTests", dependencies: ["BmobServer", "BmobStore", "BmobTesting", "BmobHTTP", "BmobWire", "BmobServerCodecs", "bmob"]),
 ]
 

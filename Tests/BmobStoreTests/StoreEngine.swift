@@ -1,4 +1,5 @@
 import BmobStore
+import BmobTesting
 import Foundation
 import Testing
 
@@ -7,13 +8,16 @@ import Testing
 enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// ``SQLiteStore``: a file in a fresh temporary folder.
     case sqlite
+    /// ``PostgresStore``: a fresh schema in the test server's database (``TestPostgres``).
+    case postgres
 
     var testDescription: String { rawValue }
 
     /// The storage configuration the server would be given for this engine.
-    var configuration: StorageConfiguration {
+    func configuration() throws -> StorageConfiguration {
         switch self {
         case .sqlite: .sqlite()
+        case .postgres: .postgres(url: try TestPostgres.url())
         }
     }
 
@@ -22,7 +26,9 @@ enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("bmob-store-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return EngineDatabase(engine: self, directory: directory)
+        return EngineDatabase(
+            engine: self, directory: directory,
+            applicationId: "storetests_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())")
     }
 
     /// Runs `body` with a store on a fresh database, closes the store and removes the database.

@@ -27,9 +27,10 @@ package struct ServerConfiguration: Sendable, Equatable {
     package var idleTimeoutSeconds = 60.0
     package var shutdownGraceSeconds = 10.0
     package var logLevel = LogLevel.info
-    /// The database engine of the apps' data and its settings: SQLite files in the data folder, whose durability
-    /// the `sqliteSynchronous` setting chooses (`normal` survives a process crash, `full` also a power loss, with
-    /// slower commits).
+    /// The database engine of the apps' data and its settings (the `database` setting): SQLite files in the data
+    /// folder by default, whose durability the `sqliteSynchronous` setting chooses (`normal` survives a process
+    /// crash, `full` also a power loss, with slower commits); or one PostgreSQL database for several server nodes
+    /// (`database: postgres://…`), a schema per app.
     package var storage = StorageConfiguration.sqlite()
     /// SMTP server for the server's mail (password resets, email verification); `nil` keeps mail in the
     /// development outbox (`<data>/outbox/<applicationId>.jsonl`). Plain SMTP only, no TLS.
@@ -132,6 +133,17 @@ package struct ServerConfiguration: Sendable, Equatable {
         Setting(key: "logLevel", environment: "BMOB_LOG_LEVEL", flag: "--log-level", help: "trace, debug, info, notice, warning, error (default info)") { config, value throws(ConfigurationError) in
             guard let level = LogLevel(name: value) else { throw ConfigurationError("logLevel: unknown level '\(value)'") }
             config.logLevel = level
+        },
+        Setting(key: "database", environment: "BMOB_DATABASE", flag: "--database", help: "sqlite (default: a file per app in the data folder) or a postgres:// URL for several nodes") { config, value throws(ConfigurationError) in
+            if value == "sqlite" {
+                if case .postgres = config.storage { config.storage = .sqlite() }
+                return
+            }
+            guard value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") else {
+                // The value may hold a password: the message does not repeat it.
+                throw ConfigurationError("database: expected 'sqlite' or a postgres:// URL")
+            }
+            config.storage = .postgres(url: value)
         },
         Setting(key: "sqliteSynchronous", environment: "BMOB_SQLITE_SYNCHRONOUS", flag: "--sqlite-synchronous", help: "normal (survives a crash) or full (survives power loss)") { config, value throws(ConfigurationError) in
             guard value == "normal" || value == "full" else {

@@ -35,6 +35,9 @@ protocol SQLStoreConnection: AnyObject, SendableMetatype {
     /// The texts of the class table row statements used last (``ObjectRows``).
     var classSQL: ClassSQL { get set }
 
+    /// Whether the connection to the database was lost, so that its owner replaces it.
+    var isBroken: Bool { get }
+
     /// Whether a transaction is open.
     var isInTransaction: Bool { get }
 
@@ -47,7 +50,14 @@ protocol SQLStoreConnection: AnyObject, SendableMetatype {
     var changeMark: Int64 { get }
 
     /// Starts the writer's transaction.
-    func beginWrite() throws(StoreError)
+    ///
+    /// - Returns: Whether another writer (another server node) may have changed the schema since this
+    ///   connection's last transaction, so that the writer reloads its catalog before running jobs.
+    func beginWrite() throws(StoreError) -> Bool
+
+    /// Commits the writer's transaction; `journalHead` is the last `seq` it appended (0 for none), which an engine
+    /// shared by several server nodes announces to the others.
+    func commitWrite(journalHead: Int64) throws(StoreError)
 
     /// Lets the next job's work start with a fresh per-statement budget (SQLite's `$regex` steps).
     func resetWorkBudget()

@@ -28,6 +28,7 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
 
     private let pool: ThreadPool
     private var connection: Connection?
+    private var opener: (@Sendable () throws -> (Connection, SchemaCatalog, Int64))?
     private var catalog = SchemaCatalog()
 
     private let settings: SQLWriterSettings
@@ -50,14 +51,30 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
 
     /// Opens the connection on the writer thread with `open`, which brings the database up to date and returns
     /// the connection, the catalog (published to the registry) and the journal's last `seq`.
+    ///
+    /// `open` runs again, on the writer thread, when the connection was lost (a database server restarting):
+    /// the next group reconnects before it begins, and fails with the connection error while it cannot.
     func open(_ open: @escaping @Sendable () throws -> (Connection, SchemaCatalog, Int64)) async throws {
         try await pool.run { _ in
             let (connection, catalog, lastSeq) = try open()
+            self.opener = open
             self.catalog = catalog
-            self.registry.publish(catalog)
+            self.registry.publish(catalog, asOf: lastSeq)
             self.commits.start(at: lastSeq)
             self.connection = connection
         }
+    }
+
+    /// Replaces a lost connection with a new one from the opening function, on the writer thread.
+    private func reconnectIfBroken() throws {
+        guard let connection, connection.isBroken, let opener else { return }
+        connection.close()
+        self.connection = nil
+        let (reopened, catalog, lastSeq) = try opener()
+        self.catalog = catalog
+        registry.publish(catalog, asOf: lastSeq)
+        commits.committed(through: lastSeq)
+        self.connection = reopened
     }
 
     /// Counters so far.
@@ -156,13 +173,23 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
     private func runTransaction(
         _ jobs: ArraySlice<StoreWriteJob>, savepointEach: Bool
     ) -> (remaining: ArraySlice<StoreWriteJob>, savepointEach: Bool) {
+        do {
+            try reconnectIfBroken()
+        } catch {
+            fail(jobs, error)
+            return ([], false)
+        }
         guard let connection else {
             fail(jobs, StoreError.closed())
             return ([], false)
         }
         do {
-            try connection.beginWrite()
+            if try connection.beginWrite() {
+                // Another node wrote since this writer's last transaction: its catalog may be stale.
+                self.catalog = try SchemaRows.loadCatalog(connection)
+            }
         } catch {
+            if connection.isInTransaction { _ = try? connection.run("ROLLBACK", []) }
             fail(jobs, error)
             return ([], false)
         }
@@ -224,7 +251,7 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
             }
         }
         do {
-            try connection.run("COMMIT", [])
+            try connection.commitWrite(journalHead: journalHead)
         } catch {
             if connection.isInTransaction { _ = try? connection.run("ROLLBACK", []) }
             fail(succeeded, error, alreadyCounted: failedCount)
@@ -232,7 +259,7 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
         }
         // Publish the schema before resuming anyone, so a caller's next read sees what it just recorded.
         self.catalog = catalog
-        registry.publish(catalog)
+        registry.publish(catalog, asOf: max(journalHead, commits.head))
         lock.withLock {
             statistics.transactions += 1
             statistics.committedWrites += succeeded.count

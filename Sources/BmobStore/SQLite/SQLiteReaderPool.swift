@@ -5,7 +5,7 @@ import BmobIO
 /// A read runs as `BEGIN … COMMIT` on whichever thread is free, so it sees one WAL snapshot and never
 /// waits for the writer. Each read starts with a fresh ``SQLiteWorkBudget``: one that does more work than
 /// ``StoreWorkLimits`` allow fails with the budget's error and leaves the thread to the next read.
-final class SQLiteReaderPool: @unchecked Sendable {
+final class SQLiteReaderPool: SQLReaderPool, @unchecked Sendable {
     // Invariant: `slots[i].connection` is only touched by the pool thread with index `i`, and by
     // ``shutdown()`` after every pool thread was joined. The array itself never changes after `init`, so
     // threads never write to shared storage (one box per slot, not one array of connections).

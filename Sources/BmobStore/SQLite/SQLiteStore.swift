@@ -28,19 +28,12 @@ package import BmobWire
 package final class SQLiteStore: Store {
     /// The configuration the store was opened with.
     package let configuration: Configuration
-    // Invariant: `closing` is only touched inside `gate.withLock`; reads and writes are handed to their
-    // threads under the same lock, so nothing reaches a pool after ``close()`` started shutting it down.
-    private let gate = Lock()
-    private nonisolated(unsafe) var closing = false
-    private let registry: SchemaRegistry
-    private let writer: SQLWriter<SQLiteConnection>
-    private let readers: SQLiteReaderPool
+    private let engine: SQLStoreEngine<SQLiteReaderPool>
 
     private init(configuration: Configuration, registry: SchemaRegistry, writer: SQLWriter<SQLiteConnection>) {
         self.configuration = configuration
-        self.registry = registry
-        self.writer = writer
-        self.readers = SQLiteReaderPool(configuration: configuration, registry: registry)
+        self.engine = SQLStoreEngine(
+            writer: writer, readers: SQLiteReaderPool(configuration: configuration, registry: registry))
     }
 
     /// Opens (creating if needed) the database and runs pending migrations, on the writer thread.
@@ -87,48 +80,28 @@ package final class SQLiteStore: Store {
         rerunnable: Bool,
         _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> T
     ) async throws -> T {
-        // Callers reach this through `any Store`, so it is never specialized: typed as `T`, the continuation made
-        // Swift look up `CheckedContinuation<T, any Error>`'s metadata at run time eight times per write.
-        // Carried as `any Sendable`, it needs no lookup; the value is the `T` the body returned.
-        let value = try await writeErased(caller: caller, rerunnable: rerunnable) { transaction in try body(transaction) }
-        return value as! T
-    }
-
-    private func writeErased(
-        caller: JournalAuthor?,
-        rerunnable: Bool,
-        _ body: @escaping @Sendable (any StoreWriteTransaction) throws -> any Sendable
-    ) async throws -> any Sendable {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
-            let job = StoreWriteJob(caller: caller, rerunnable: rerunnable, body: body, continuation: continuation)
-            let accepted = gate.withLock {
-                guard !closing else { return false }
-                writer.enqueue(job)
-                return true
-            }
-            if !accepted { continuation.resume(throwing: StoreError.closed()) }
-        }
+        try await engine.write(caller: caller, rerunnable: rerunnable) { transaction in try body(transaction) } as! T
     }
 
     package func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReadTransaction) throws -> T) async throws -> T
     {
-        try await withReader { transaction in try body(transaction) }
+        try await engine.withReader { transaction in try body(transaction) } as! T
     }
 
     package func journal(after seq: Int64, limit: Int) async throws -> [JournalEntry] {
-        try await withReader { transaction in try transaction.journal(after: seq, limit: limit) }
+        try await engine.withReader { transaction in try transaction.journal(after: seq, limit: limit) } as! [JournalEntry]
     }
 
-    package var committedJournalSeq: Int64 { writer.commits.head }
+    package var committedJournalSeq: Int64 { engine.writer.commits.head }
 
     package func observeCommits(_ observer: @escaping @Sendable (Int64) -> Void) {
-        writer.commits.observe(observer)
+        engine.writer.commits.observe(observer)
     }
 
     /// Names of the migrations the database has applied, in the order they ran.
     /// - Throws: ``StoreError``.
     package func appliedMigrations() async throws -> [String] {
-        try await withReader { transaction in try transaction.appliedMigrations() }
+        try await engine.withReader { transaction in try transaction.appliedMigrations() } as! [String]
     }
 
     /// The SQL a find runs and SQLite's plan for it, on a reader: for tests and diagnostics, to prove that
@@ -136,12 +109,12 @@ package final class SQLiteStore: Store {
     /// - Throws: ``StoreError`` (``StoreError/Code/notFound`` for a class that does not exist), as
     ///   ``StoreReadTransaction/find(_:)``.
     package func explain(_ query: FindQuery) async throws -> SQLiteQueryPlan {
-        try await withReader { transaction in try transaction.explain(query) }
+        try await engine.withReader { transaction in try transaction.explain(query) } as! SQLiteQueryPlan
     }
 
     /// The writer's counters so far.
     package var statistics: StoreWriterStatistics {
-        writer.currentStatistics
+        engine.writer.currentStatistics
     }
 
     /// Finishes queued writes and in-flight reads, then, on the writer thread, closes the readers,
@@ -149,35 +122,7 @@ package final class SQLiteStore: Store {
     /// ``StoreError/Code/closed``; calling it again just waits for the first call to finish.
     /// Its last step joins the writer thread, which has finished its work by then.
     package func close() async {
-        gate.withLock { closing = true }
-        await writer.close { [readers] in readers.shutdown() }
-    }
-
-    /// Runs `body` on a pooled reader; cancelling the task interrupts it.
-    private func withReader<T: Sendable>(_ body: @escaping @Sendable (SQLReadTransaction<SQLiteConnection>) throws -> T)
-        async throws -> T
-    {
-        // Erased for the reason given in `write`.
-        let value = try await withReaderErased { transaction in try body(transaction) }
-        return value as! T
-    }
-
-    private func withReaderErased(_ body: @escaping @Sendable (SQLReadTransaction<SQLiteConnection>) throws -> any Sendable)
-        async throws -> any Sendable
-    {
-        let ticket = StoreReadTicket()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
-                let accepted = gate.withLock {
-                    guard !closing else { return false }
-                    readers.submit(ticket: ticket, body) { continuation.resume(with: $0) }
-                    return true
-                }
-                if !accepted { continuation.resume(throwing: StoreError.closed()) }
-            }
-        } onCancel: {
-            ticket.cancel()
-        }
+        await engine.close()
     }
 
     /// Opens the read-write connection on the writer thread: WAL, synchronous mode, cache, migrations; returns it

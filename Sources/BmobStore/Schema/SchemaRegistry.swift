@@ -3,9 +3,11 @@ import BmobIO
 /// The committed schema catalog, shared between the writer, which replaces it after each COMMIT, and the
 /// readers, which read it.
 final class SchemaRegistry: @unchecked Sendable {
-    // Invariant: `catalog` is only read or replaced inside `lock.withLock`.
+    // Invariant: `catalog` and `version` are only read or replaced inside `lock.withLock`.
     private let lock = Lock()
     private var catalog: SchemaCatalog
+    /// The journal `seq` the published catalog is as of.
+    private var version: Int64 = 0
 
     init(_ catalog: SchemaCatalog) {
         self.catalog = catalog
@@ -16,8 +18,14 @@ final class SchemaRegistry: @unchecked Sendable {
         lock.withLock { catalog }
     }
 
-    /// Publishes the catalog of a transaction that has just committed.
-    func publish(_ catalog: SchemaCatalog) {
-        lock.withLock { self.catalog = catalog }
+    /// Publishes a catalog read or written as of journal `seq`; one older than the catalog published last is
+    /// ignored, so that a node's journal listener, which reloads the catalog after other nodes' commits, never
+    /// replaces what this node's writer published after a later commit.
+    func publish(_ catalog: SchemaCatalog, asOf seq: Int64) {
+        lock.withLock {
+            guard seq >= version else { return }
+            self.catalog = catalog
+            version = seq
+        }
     }
 }

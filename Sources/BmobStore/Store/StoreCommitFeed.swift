@@ -27,10 +27,12 @@ final class StoreCommitFeed: Sendable {
         lock.withLock { state.observers.append(observer) }
     }
 
-    /// Called by the writer after COMMIT.
+    /// Called by the writer after COMMIT, and on PostgreSQL by the journal listener after other nodes' commits; a
+    /// head already reached (the listener and the writer both hear of a local commit) tells no one again.
     func committed(through seq: Int64) {
-        let observers = lock.withLock {
-            state.head = max(state.head, seq)
+        let observers: [@Sendable (Int64) -> Void] = lock.withLock {
+            guard seq > state.head else { return [] }
+            state.head = seq
             return state.observers
         }
         for observer in observers {

@@ -31,6 +31,8 @@ package struct StoreFactory: Sendable {
         switch configuration {
         case .sqlite(let synchronous):
             self = .sqlite(synchronous: synchronous, workLimits: workLimits, clock: clock)
+        case .postgres(let url):
+            self = .postgres(url: url, workLimits: workLimits, clock: clock)
         }
     }
 

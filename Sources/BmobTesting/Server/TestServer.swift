@@ -1,6 +1,7 @@
 package import BmobServer
 package import BmobIO
 import BmobWire
+import BmobStore
 package import Foundation
 
 /// An in-process Bmob server on a loopback port with a fresh temporary data folder and one known app —
@@ -60,6 +61,9 @@ package final class TestServer: Sendable {
         configuration.port = 0
         configuration.loops = 2
         configuration.dataDirectory = directory.path
+        if TestPostgres.isSelected {
+            configuration.storage = .postgres(url: try postgresDatabase(for: directory))
+        }
         configure(&configuration)
         let registry = AppRegistry(dataDirectory: directory.path)
         if try registry.load().isEmpty {
@@ -116,12 +120,32 @@ package final class TestServer: Sendable {
         return try await connection.readResponse()
     }
 
-    /// Shuts the server down gracefully and removes its temporary folder.
+    /// Shuts the server down gracefully and removes its temporary folder (and on PostgreSQL its database).
     package func stop() async {
         await server.shutdown()
         await running.value
         if ownsDirectory {
+            if let name = try? String(contentsOf: Self.postgresDatabaseFile(dataDirectory), encoding: .utf8) {
+                TestPostgres.dropDatabase(name)
+            }
             try? FileManager.default.removeItem(at: dataDirectory)
         }
+    }
+
+    /// The URL of the PostgreSQL database of the server whose data folder is `directory`: made on first start and
+    /// named in the folder, so that a restarted server finds the same data.
+    private static func postgresDatabase(for directory: URL) throws -> String {
+        let file = postgresDatabaseFile(directory)
+        if let name = try? String(contentsOf: file, encoding: .utf8) {
+            return try PostgresDatabases.create(name, on: try TestPostgres.url())
+        }
+        let (name, url) = try TestPostgres.makeDatabase()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try name.write(to: file, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    private static func postgresDatabaseFile(_ directory: URL) -> URL {
+        directory.appendingPathComponent("postgres-database")
     }
 }

@@ -1,4 +1,5 @@
 @testable import BmobStore
+import BmobTesting
 import Foundation
 import Testing
 

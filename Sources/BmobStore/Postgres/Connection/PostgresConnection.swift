@@ -20,6 +20,18 @@ final class PostgresConnection {
     /// Prepared statement names by SQL text.
     private var prepared: [String: String] = [:]
     private var preparedCount = 0
+    /// Counts statements run through ``run(_:_:)`` and ``execute(_:)``: any of them may have changed something.
+    private(set) var changeMark: Int64 = 0
+    /// Row statement texts of the class used last (``ObjectRows``).
+    var classSQL = ClassSQL()
+    /// The app's schema, quoted, once ``use(schema:)`` set it: first on the search path.
+    private(set) var schema: String?
+    /// The channel the writer notifies after commits with journal rows (the schema name, which needs no quoting).
+    private(set) var notifyChannel: String?
+    /// The key of the app's transaction-scoped advisory lock, which writers hold from BEGIN to COMMIT.
+    private(set) var lockKey: Int64 = 0
+    /// The largest journal `seq` this connection wrote or saw when its last write transaction began.
+    var lastSeenSeq: Int64 = 0
 
     /// Most statements prepared on one connection; above it the cache is emptied (`DEALLOCATE ALL`).
     static let statementLimit = 256
@@ -98,6 +110,7 @@ final class PostgresConnection {
     /// Runs SQL text without parameters through the simple query protocol: several statements separated by `;`
     /// run in one round trip (`BEGIN; SET LOCAL …`), DDL, transaction control. Uncached.
     func execute(_ sql: String) throws(StoreError) {
+        changeMark &+= 1
         let handle = checkedHandle()
         guard let result = PQexec(handle, sql) else { throw connectionError(sql: sql) }
         defer { PQclear(result) }
@@ -107,7 +120,8 @@ final class PostgresConnection {
     /// Runs one statement and returns how many rows it inserted, updated or deleted.
     @discardableResult
     func run(_ sql: String, _ arguments: [SQLValue] = []) throws(StoreError) -> Int {
-        try withResult(sql, arguments) { result in
+        changeMark &+= 1
+        return try withResult(sql, arguments) { result in
             guard let text = PQcmdTuples(result), text.pointee != 0 else { return 0 }
             return Int(String(cString: text)) ?? 0
         }
@@ -131,6 +145,26 @@ final class PostgresConnection {
         try withResult(sql, arguments) { result in
             PQntuples(result) > 0 ? try map(PostgresRow(result: result, index: 0)) : nil
         }
+    }
+
+    /// Runs SQL text without parameters through the simple query protocol, like ``execute(_:)``, and maps the
+    /// first row of the last statement's result (`BEGIN; …; SELECT max(seq) …` in one round trip).
+    func executeReturning<T>(_ sql: String, _ map: (PostgresRow) -> T) throws(StoreError) -> T? {
+        changeMark &+= 1
+        let handle = checkedHandle()
+        guard let result = PQexec(handle, sql) else { throw connectionError(sql: sql) }
+        defer { PQclear(result) }
+        try check(result, sql: sql)
+        return PQntuples(result) > 0 ? map(PostgresRow(result: result, index: 0)) : nil
+    }
+
+    /// Makes `schema` the first schema of the search path for this session, and
+    /// remembers it, the app's lock key and its channel for the transactions the store begins.
+    func use(schema: PostgresSchemaName) throws(StoreError) {
+        try execute("SET search_path TO \(schema.quoted)")
+        self.schema = schema.quoted
+        self.lockKey = schema.lockKey
+        self.notifyChannel = schema.channel
     }
 
     /// Notifications that arrived for the channels this connection listens to, without waiting; reads what the

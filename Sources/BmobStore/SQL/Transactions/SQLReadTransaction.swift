@@ -100,6 +100,9 @@ final class SQLReadTransaction<Connection: SQLStoreConnection>: StoreReadTransac
 
     /// Runs `body`; when it fails because the table is missing from this snapshot, returns `nil`.
     private func ifTableExists<T>(_ table: SQLTableName, _ body: () throws -> T) throws -> T? {
+        // A class the catalog does not know has no table to read yet (the catalog is published before a write
+        // that made one returns); asking anyway would abort a PostgreSQL transaction.
+        guard catalog.contains(table.name) else { return nil }
         do {
             return try body()
         } catch let error as StoreError where connection.mayBeMissingTable(error) {

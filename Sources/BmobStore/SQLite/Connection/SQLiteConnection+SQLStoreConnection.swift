@@ -6,13 +6,22 @@ extension SQLiteConnection: SQLStoreConnection {
     /// SQLite's implicit `rowid`.
     static var insertionOrder: String { "rowid" }
 
+    /// A file does not go away.
+    var isBroken: Bool { false }
+
     /// SQLite never aborts a transaction on a failed statement; it rolls it back entirely instead (I/O errors, a
     /// full disk), which ``isInTransaction`` shows.
     var isInFailedTransaction: Bool { false }
 
     /// `BEGIN IMMEDIATE`: takes the database's write lock now, so that the group never fails to upgrade later.
-    func beginWrite() throws(StoreError) {
+    /// One store writes a file, so its catalog is never stale.
+    func beginWrite() throws(StoreError) -> Bool {
         try run("BEGIN IMMEDIATE")
+        return false
+    }
+
+    func commitWrite(journalHead: Int64) throws(StoreError) {
+        try run("COMMIT")
     }
 
     func resetWorkBudget() {

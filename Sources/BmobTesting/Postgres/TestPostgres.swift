@@ -1,3 +1,4 @@
+import BmobStore
 import Foundation
 import Synchronization
 
@@ -10,12 +11,36 @@ import Synchronization
 /// The PostgreSQL server the tests run against: `BMOB_TEST_POSTGRES_URL` when set, else a throwaway cluster that
 /// `scripts/postgres.sh start` brings up (once per test process; it stays up for the next run, and `make test`
 /// stops it at the end). Each test works in schemas or databases of its own, so runs never see each other's data.
-enum TestPostgres {
+package enum TestPostgres {
     /// The server's URL.
     ///
     /// - Throws: when no URL is set and the script fails (PostgreSQL not installed: `scripts/bootstrap.sh test`).
-    static func url() throws -> String {
+    package static func url() throws -> String {
         try resolve()
+    }
+
+    /// Drops the schema of a test's app (best effort: a test that failed to open never made one).
+    package static func dropSchema(of applicationId: String) {
+        guard let url = try? url() else { return }
+        try? PostgresDatabases.dropSchema(PostgresSchemaName(applicationId: applicationId), on: url)
+    }
+
+    /// Whether the server suites run on PostgreSQL: `BMOB_TEST_ENGINE=postgres` (`make test` runs them once on
+    /// each engine).
+    package static var isSelected: Bool {
+        ProcessInfo.processInfo.environment["BMOB_TEST_ENGINE"] == "postgres"
+    }
+
+    /// A fresh database for one test server, and its URL.
+    package static func makeDatabase() throws -> (name: String, url: String) {
+        let name = "bmobtest_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
+        return (name, try PostgresDatabases.create(name, on: try url()))
+    }
+
+    /// Drops a database that ``makeDatabase()`` made (best effort).
+    package static func dropDatabase(_ name: String) {
+        guard let url = try? url() else { return }
+        try? PostgresDatabases.drop(name, on: url)
     }
 
     private static let cached = Mutex<String?>(nil)
@@ -54,7 +79,7 @@ enum TestPostgres {
 }
 
 /// Why the test PostgreSQL is not available.
-struct TestPostgresError: Error, CustomStringConvertible {
+package struct TestPostgresError: Error, CustomStringConvertible {
     let message: String
-    var description: String { message }
+    package var description: String { message }
 }

@@ -1,0 +1,111 @@
+extension PostgresConnection: SQLStoreConnection {
+    static var dialect: PostgresDialect { PostgresDialect() }
+
+    /// `__index`'s identity column.
+    static var insertionOrder: String { "position" }
+
+    /// Begins the writer's transaction in one round trip: the app's schema first on the search path for this
+    /// transaction (so that a transaction-mode pooler may hand out any server connection), the app's advisory lock
+    /// (writers on every node take turns, so `seq`s are drawn in commit order; the lock is released only once the
+    /// commit is visible), and the journal's head, which tells whether another node wrote since this connection's
+    /// last transaction.
+    ///
+    /// - Returns: Whether another writer appended to the journal meanwhile, so that the writer reloads its catalog.
+    func beginWrite() throws(StoreError) -> Bool {
+        guard let schema else { preconditionFailure("beginWrite before use(schema:)") }
+        let head = try executeReturning(
+            """
+            BEGIN; SET LOCAL search_path TO \(schema); SELECT pg_advisory_xact_lock(\(lockKey));
+            SELECT COALESCE(max(seq), 0) FROM "__journal"
+            """
+        ) { $0.int64(0) } ?? 0
+        defer { lastSeenSeq = head }
+        return head != lastSeenSeq
+    }
+
+    /// `COMMIT`, after `pg_notify` on the app's channel with the new journal head when the transaction appended to
+    /// the journal: the notification is delivered with the commit, and wakes the other nodes' listeners.
+    func commitWrite(journalHead: Int64) throws(StoreError) {
+        guard journalHead > 0, let notifyChannel else {
+            try execute("COMMIT")
+            return
+        }
+        try execute("SELECT pg_notify('\(notifyChannel)', '\(journalHead)'); COMMIT")
+    }
+
+    /// Nothing to reset: a statement's work is bounded by `statement_timeout` on readers.
+    func resetWorkBudget() {}
+
+    /// `objectId text COLLATE "C"` (objectIds order by code point, as on SQLite), `jsonb` documents.
+    func createClassTable(_ table: SQLTableName) throws(StoreError) {
+        try execute(
+            """
+            CREATE TABLE IF NOT EXISTS \(table.quoted) (
+                objectId text COLLATE "C" PRIMARY KEY,
+                createdAt bigint NOT NULL,
+                updatedAt bigint NOT NULL,
+                acl jsonb,
+                data jsonb NOT NULL
+            )
+            """)
+    }
+
+    func dropClassTable(_ table: SQLTableName) throws(StoreError) {
+        try execute("DROP TABLE \(table.quoted)")
+        classSQL = ClassSQL()
+    }
+
+    func classTableExists(_ table: SQLTableName) throws(StoreError) -> Bool {
+        do {
+            return try firstRow("SELECT to_regclass(?) IS NOT NULL", [.text(table.quoted)]) { $0.bool(0) } ?? false
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.internal, "reading the schema failed", underlying: error)
+        }
+    }
+
+    func classTableNames() throws(StoreError) -> [String] {
+        do {
+            return try rows(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename", []
+            ) { $0.text(0) ?? "" }
+            .filter(SQLTableName.isClassTable)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.internal, "reading the schema failed", underlying: error)
+        }
+    }
+
+    /// SQLSTATE 42P01, undefined table.
+    func mayBeMissingTable(_ error: StoreError) -> Bool {
+        error.postgresState == .undefinedTable
+    }
+
+    /// Already mapped when the statement failed (``PostgresErrorMapping``).
+    func constraintError(_ error: StoreError) -> StoreError {
+        error
+    }
+
+    /// The largest `seq` plus one, drawn under the app's advisory lock, which the writer's transaction holds.
+    func appendJournal(_ values: [SQLValue]) throws(StoreError) -> Int64 {
+        let seq: Int64?
+        do {
+            seq = try firstRow(Self.appendJournalSQL, values) { $0.int64(0) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.internal, "appending to the journal failed", underlying: error)
+        }
+        guard let seq else { throw StoreError(.internal, "the journal returned no seq") }
+        lastSeenSeq = seq
+        return seq
+    }
+
+    private static let appendJournalSQL = """
+        INSERT INTO \(SQLTableName.journal.quoted) (seq, \(JournalRows.appendColumns))
+        VALUES ((SELECT COALESCE(max(seq), 0) + 1 FROM \(SQLTableName.journal.quoted)), ?, ?, ?, ?, ?, ?, ?, ?)
+        RETURNING seq
+        """
+}
