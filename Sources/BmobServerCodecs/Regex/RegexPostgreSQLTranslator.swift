@@ -10,7 +10,8 @@ import BmobWire
 ///   is shorter. U+0000 and surrogate values are dropped: no PostgreSQL text contains them.
 /// - `.` is `[^\n]`, or `.` under `s`; a set or literal that can only match U+0000 becomes ``never``.
 /// - Assertions are PostgreSQL anchors and lookaround constraints (see ``assertion(_:)``).
-/// - Counted repetition above PostgreSQL's bound of 255 is split into concatenated, possibly grouped counts.
+/// - Counted repetition above PostgreSQL's bound of 255 is split into concatenated, possibly grouped counts,
+///   and a nullable item is repeated through its non-empty form (``RegexNode/nonEmpty``).
 struct RegexPostgreSQLTranslator {
     /// PostgreSQL's largest repetition bound (`RE_DUPMAX`).
     static let maximumBound = 255
@@ -58,7 +59,12 @@ struct RegexPostgreSQLTranslator {
             let text = branches.map { translate($0).text }.joined(separator: "|")
             return RegexPostgreSQLPiece(text: text, kind: .alternation)
         case .repetition(let inner, let min, let max):
-            return repetition(translate(inner), min: min, max: max)
+            guard inner.isNullable else { return repetition(translate(inner), min: min, max: max) }
+            // x{m,n} with x nullable is x'{0,n}, x' being x without its empty match (see RegexNode.nonEmpty).
+            guard max != 0, let consuming = inner.nonEmpty else {
+                return RegexPostgreSQLPiece(text: "", kind: .sequence)
+            }
+            return repetition(translate(consuming), min: 0, max: max)
         }
     }
 
