@@ -154,9 +154,11 @@ struct RegexPostgreSQLTranslator {
         return RegexPostgreSQLPiece(text: text, kind: .sequence)
     }
 
-    /// The ARE quantifier for `min` to `max` (`nil`: unbounded), both at most 255 except an unbounded maximum.
+    /// The ARE quantifier for `min` to `max` (`nil`: unbounded), both at most 255 except an unbounded maximum;
+    /// none for exactly once.
     static func quantifier(min: Int, max: Int?) -> String {
         switch (min, max) {
+        case (1, 1?): return ""
         case (0, nil): return "*"
         case (1, nil): return "+"
         case (0, 1?): return "?"
