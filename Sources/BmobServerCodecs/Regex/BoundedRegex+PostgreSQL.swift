@@ -17,7 +17,10 @@ extension BoundedRegex {
     /// counted repetition is split into bounds of at most 255 that PostgreSQL expands into copies, as our
     /// compiler does, and each set is one bracket. PostgreSQL runs an ARE without back-references (none is
     /// emitted) as a lazily built DFA over its NFA, with a bounded state cache, so matching is linear in the
-    /// subject times the NFA size at worst and never backtracks. Every assertion but a leading `^` is one
+    /// subject times the NFA size at worst and never backtracks. A nullable item under a quantifier is repeated
+    /// through its non-empty form (``RegexNode/nonEmpty``), because PostgreSQL's compiler is quadratic in a chain
+    /// of nullable copies. On PostgreSQL 15 the largest programs (19,000 copies of a case-insensitive bracket)
+    /// compile and match a 19,000-scalar subject in about half a second. Every assertion but a leading `^` is one
     /// positive lookahead of at most two scalars (lookbehind nested in it reads one), evaluated by a small
     /// automaton of its own; PostgreSQL resumes its lookbehind automata rather than rescanning the subject.
     /// PostgreSQL also caps the compiled NFA ("regular expression is too complex"); the assertion forms are the

@@ -148,7 +148,8 @@ struct RegexPostgreSQLTranslator {
             var end = index + 1
             while end < chunks.count && chunks[end] == chunks[index] { end += 1 }
             let quantified = item + Self.quantifier(min: chunks[index].min, max: chunks[index].max)
-            text += end - index == 1 ? quantified : "(?:" + quantified + ")" + Self.quantifier(min: end - index, max: end - index)
+            let copies = end - index
+            text += copies == 1 ? quantified : "(?:" + quantified + ")" + Self.quantifier(min: copies, max: copies)
             index = end
         }
         return RegexPostgreSQLPiece(text: text, kind: .sequence)
