@@ -17,11 +17,16 @@ extension BoundedRegex {
     /// counted repetition is split into bounds of at most 255 that PostgreSQL expands into copies, as our
     /// compiler does, and each set is one bracket. PostgreSQL runs an ARE without back-references (none is
     /// emitted) as a lazily built DFA over its NFA, with a bounded state cache, so matching is linear in the
-    /// subject times the NFA size at worst and never backtracks. Lookaround constraints, used only for `\b`, `\B`,
-    /// `\Z`, and `^`/`$` under `m`, are tiny: the lookaheads read at most two scalars and PostgreSQL resumes its
-    /// lookbehind automata instead of rescanning the subject. The largest patterns can still exceed PostgreSQL's
-    /// compile-space limit ("regular expression is too complex"), which the caller reports as an invalid query;
-    /// a `statement_timeout` bounds the run time of a query as a whole.
+    /// subject times the NFA size at worst and never backtracks. A nullable item under a quantifier is repeated
+    /// through its non-empty form (``RegexNode/nonEmpty``), because PostgreSQL's compiler is quadratic in a chain
+    /// of nullable copies. On PostgreSQL 15 the largest programs (19,000 copies of a case-insensitive bracket)
+    /// compile and match a 19,000-scalar subject in about half a second. Every assertion but a leading `^` is one
+    /// positive lookahead of at most two scalars (lookbehind nested in it reads one), evaluated by a small
+    /// automaton of its own; PostgreSQL resumes its lookbehind automata rather than rescanning the subject.
+    /// PostgreSQL also caps the compiled NFA ("regular expression is too complex"); the assertion forms are the
+    /// ones that keep repeated assertions (`(?m)(?:^.*$\n){999}`, `(?:\b\w+\b\s){1000}`) under that cap, but
+    /// the caller should still map that error (SQLSTATE 2201B) to the usual invalid-pattern answer, and a
+    /// `statement_timeout` bounds the query as a whole.
     package var postgreSQLPattern: String {
         RegexPostgreSQLTranslator(sets: sets).pattern(for: node)
     }

@@ -29,8 +29,4 @@ struct RegexPostgreSQLPiece: Sendable, Equatable {
     var concatenable: String {
         kind == .alternation ? "(?:" + text + ")" : text
     }
-
-    /// A fragment that matches nowhere: a negative lookahead at the empty string, which always holds and so
-    /// always fails.
-    static let never = RegexPostgreSQLPiece(text: "(?!)", kind: .constraint)
 }
