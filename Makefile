@@ -20,12 +20,16 @@ serve: bootstrap
 	.build/release/bmob serve $(ARGS)
 
 ## Every test, on real sockets, real SQLite files and a real PostgreSQL (a throwaway cluster that the tests start
-## with scripts/postgres.sh and this target stops), in one pass: protocol timeouts (headers, bodies, pings,
+## with scripts/postgres.sh and this target stops): the store suite runs on both engines in the first pass, and the
+## server and SDK end-to-end suites run a second time on PostgreSQL (BMOB_TEST_ENGINE=postgres): protocol timeouts (headers, bodies, pings,
 ## heartbeats, close deadlines, handshake lifetimes) are tested on a manual loop clock, not waited for.
 test:
 	@scripts/bootstrap.sh test
 	$(SWIFT) build --build-tests
-	@status=0; $(SWIFT) test --skip-build || status=$$?; scripts/postgres.sh stop >/dev/null 2>&1 || true; exit $$status
+	@status=0; \
+	$(SWIFT) test --skip-build || status=$$?; \
+	BMOB_TEST_ENGINE=postgres $(SWIFT) test --skip-build --filter 'BmobServerTests|EndToEndTests' || status=$$?; \
+	scripts/postgres.sh stop >/dev/null 2>&1 || true; exit $$status
 
 ## Benchmarks side by side with their references; writes BENCHMARKS.md.
 bench:

@@ -10,6 +10,7 @@
 #
 # DIR defaults to $BMOB_POSTGRES_DIR, else /tmp/bmob-postgres-<uid>. The port number (it names the socket file) is
 # $BMOB_POSTGRES_PORT, else 55432. BMOB_POSTGRES_FAST=1 trades durability for speed (fsync off), for tests only.
+# BMOB_POSTGRES_MAX_CONNECTIONS (default 1500: the tests run hundreds of servers at once, a few connections each).
 # PostgreSQL refuses to run as root; as root the server runs as the `postgres` user the Debian package creates.
 set -euo pipefail
 
@@ -65,7 +66,7 @@ start() {
             echo "listen_addresses = ''"
             echo "unix_socket_directories = '$dir'"
             echo "port = $port"
-            echo "max_connections = 400"
+            echo "max_connections = ${BMOB_POSTGRES_MAX_CONNECTIONS:-1500}"
             echo "shared_buffers = 128MB"
             if [ "${BMOB_POSTGRES_FAST:-0}" = 1 ]; then
                 echo "fsync = off"

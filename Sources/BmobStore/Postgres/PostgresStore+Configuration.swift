@@ -42,9 +42,9 @@ extension PostgresStore {
         }
 
         /// A reader statement's timeout: ``StoreWorkLimits/queryWork`` at 200,000 steps a millisecond (the
-        /// default billion is 5 seconds), at least 100 ms and at most 10 minutes.
+        /// default billion is 5 seconds), at least 1 ms and at most 10 minutes.
         var statementTimeoutMilliseconds: Int {
-            min(600_000, max(100, workLimits.queryWork / 200_000))
+            min(600_000, max(1, workLimits.queryWork / 200_000))
         }
     }
 }

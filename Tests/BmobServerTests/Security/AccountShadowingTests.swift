@@ -142,6 +142,12 @@ struct AccountShadowingTests {
             ].enumerated() {
                 let response = try await server.call(
                     "POST", "/1/users", json: ["username": .string(name), "password": .string("p\(index)")])
+                if TestPostgres.isSelected, name.unicodeScalars.contains("\u{0}") {
+                    // PostgreSQL text cannot hold U+0000: refused with a clear code, and nothing is stored.
+                    #expect(response.status == 400, "\(response.text)")
+                    #expect(response.json?["code"] == 301, "\(response.text)")
+                    continue
+                }
                 #expect(response.status == 201, "\(name.debugDescription): \(response.text)")
             }
             for account in ["alice", "alice@example.com", "13800000001"] {

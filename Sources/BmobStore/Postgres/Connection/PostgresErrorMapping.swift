@@ -12,7 +12,9 @@ enum PostgresErrorMapping {
         case .serializationFailure, .deadlockDetected:
             return StoreError(.busy, "concurrent writes conflicted; try again", fileID: nil, line: nil)
         case .queryCanceled:
-            return StoreError.invalidQuery("the query took too long (the store's query work limit)")
+            return StoreError.invalidQuery(
+                "the query needs too much work (it ran past the time limit); narrow it with a more selective where "
+                    + "(an indexed field, fewer $or branches, a simpler $regex) or a smaller limit")
         case .invalidRegularExpression:
             return StoreError.invalidQuery("invalid $regex: the pattern is too complex for the database")
         case .untranslatableCharacter, .characterNotInRepertoire:
