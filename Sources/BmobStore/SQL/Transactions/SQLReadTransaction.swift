@@ -7,7 +7,9 @@ import BmobWire
 /// at any time), so a missing table reads as an absent class rather than an error.
 final class SQLReadTransaction<Connection: SQLStoreConnection>: StoreReadTransaction {
     let connection: Connection
-    let catalog: SchemaCatalog
+    /// The schema as this read sees it: the committed catalog, reloaded when a class it lacks has a table (another
+    /// server node made it after this node's catalog was published).
+    private(set) var catalog: SchemaCatalog
     private let ticket: StoreReadTicket
     private var isActive = true
 
@@ -40,8 +42,9 @@ final class SQLReadTransaction<Connection: SQLStoreConnection>: StoreReadTransac
     }
 
     func schema(className: String) throws -> [String: FieldSchema] {
-        _ = try SQLTableName(className: className)
+        let table = try SQLTableName(className: className)
         try checkUsable()
+        _ = try knows(table)
         return catalog.fields(of: className)
     }
 
@@ -93,6 +96,17 @@ final class SQLReadTransaction<Connection: SQLStoreConnection>: StoreReadTransac
         return try JournalRows.entries(connection, after: seq, limit: limit)
     }
 
+    /// Whether the class exists: known to the catalog, or a table the catalog lacks because another server node
+    /// made it after this node's catalog was published (the catalog is then reloaded, so a client that wrote
+    /// through one node reads through another at once). On one node the catalog is published before a write that
+    /// made a class returns, so the table check runs only for classes that do not exist.
+    private func knows(_ table: SQLTableName) throws -> Bool {
+        if catalog.contains(table.name) { return true }
+        guard try connection.classTableExists(table) else { return false }
+        catalog = try SchemaRows.loadCatalog(connection)
+        return catalog.contains(table.name)
+    }
+
     func checkUsable() throws {
         precondition(isActive, "a store transaction was used outside its closure")
         try ticket.checkCancelled()
@@ -100,9 +114,8 @@ final class SQLReadTransaction<Connection: SQLStoreConnection>: StoreReadTransac
 
     /// Runs `body`; when it fails because the table is missing from this snapshot, returns `nil`.
     private func ifTableExists<T>(_ table: SQLTableName, _ body: () throws -> T) throws -> T? {
-        // A class the catalog does not know has no table to read yet (the catalog is published before a write
-        // that made one returns); asking anyway would abort a PostgreSQL transaction.
-        guard catalog.contains(table.name) else { return nil }
+        // Asking for a table that does not exist would abort a PostgreSQL transaction: the catalog decides first.
+        guard try knows(table) else { return nil }
         do {
             return try body()
         } catch let error as StoreError where connection.mayBeMissingTable(error) {

@@ -1,0 +1,81 @@
+import BmobServer
+import BmobStore
+import BmobTesting
+import BmobWire
+import Foundation
+import Testing
+
+/// Several server nodes on one PostgreSQL database (whatever `BMOB_TEST_ENGINE` says): what one node writes, every
+/// node's realtime subscribers hear, in order, once; and every node reads it.
+@Suite("Several nodes on PostgreSQL")
+struct MultiNodeTests {
+    /// Starts `count` servers on one fresh database and one data folder (the apps file), runs `body`, stops them.
+    private func withNodes(_ count: Int, _ body: ([TestServer]) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-nodes-\(UUID().uuidString)")
+        let (database, url) = try TestPostgres.makeDatabase()
+        defer {
+            TestPostgres.dropDatabase(database)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        var nodes: [TestServer] = []
+        do {
+            for _ in 0..<count {
+                nodes.append(try await TestServer.start(dataDirectory: folder) { $0.storage = .postgres(url: url) })
+            }
+            try await body(nodes)
+        } catch {
+            for node in nodes { await node.stop() }
+            throw error
+        }
+        for node in nodes { await node.stop() }
+    }
+
+    @Test("writes spread over three nodes reach the subscribers of every node, in commit order, each once")
+    func eventsCrossNodes() async throws {
+        try await withNodes(3) { nodes in
+            var subscribers: [SocketIOTestClient] = []
+            for node in nodes {
+                let client = try await SocketIOTestClient.connect(node)
+                try await client.subscribe("Chat", .updateTable)
+                subscribers.append(client)
+            }
+            var created: [String] = []
+            for index in 0..<12 {
+                let node = nodes[index % nodes.count]
+                let response = try await node.call("POST", "/1/classes/Chat", json: ["n": .int(Int64(index))])
+                #expect(response.status == 201, "\(response.text)")
+                created.append(try #require(response.json?["objectId"]?.stringValue))
+            }
+            for (index, subscriber) in subscribers.enumerated() {
+                var heard: [String] = []
+                for _ in 0..<created.count {
+                    let event = try await subscriber.nextEvent()
+                    heard.append(event.data?["objectId"]?.stringValue ?? "")
+                }
+                #expect(heard == created, "node \(index) heard \(heard)")
+                #expect(try await subscriber.expectSilence(milliseconds: 200) == nil, "node \(index) heard more")
+            }
+            for node in nodes {
+                let count = try await node.call("GET", "/1/classes/Chat?count=1&limit=0")
+                #expect(count.json?["count"] == .int(Int64(created.count)))
+            }
+        }
+    }
+
+    @Test("a class made on one node is readable at once through another, which also writes into it")
+    func schemaCrossesNodes() async throws {
+        try await withNodes(2) { nodes in
+            let made = try await nodes[0].call("POST", "/1/classes/Fresh", json: ["title": "one"])
+            #expect(made.status == 201, "\(made.text)")
+            let id = try #require(made.json?["objectId"]?.stringValue)
+            // Read your write through another node at once, before its journal listener may have woken.
+            let fetched = try await nodes[1].call("GET", "/1/classes/Fresh/\(id)")
+            #expect(fetched.status == 200, "\(fetched.text)")
+            #expect(fetched.json?["title"] == "one")
+            let second = try await nodes[1].call("POST", "/1/classes/Fresh", json: ["title": "two", "rank": 2])
+            #expect(second.status == 201, "\(second.text)")
+            let wrongType = try await nodes[0].call("POST", "/1/classes/Fresh", json: ["rank": "high"])
+            #expect(wrongType.json?["code"] == 111, "the field node B recorded binds node A too: \(wrongType.text)")
+        }
+    }
+}
