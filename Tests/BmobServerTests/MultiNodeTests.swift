@@ -12,22 +12,23 @@ struct MultiNodeTests {
     /// Starts `count` servers on one fresh database and one data folder (the apps file), runs `body`, stops them.
     private func withNodes(_ count: Int, _ body: ([TestServer]) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-nodes-\(UUID().uuidString)")
-        let (database, url) = try TestPostgres.makeDatabase()
-        defer {
-            TestPostgres.dropDatabase(database)
-            try? FileManager.default.removeItem(at: folder)
-        }
+        let (database, url) = try await withoutBlockingThePool { try TestPostgres.makeDatabase() }
+        defer { try? FileManager.default.removeItem(at: folder) }
         var nodes: [TestServer] = []
         do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try database.write(to: TestServer.postgresDatabaseFile(folder), atomically: true, encoding: .utf8)
             for _ in 0..<count {
                 nodes.append(try await TestServer.start(dataDirectory: folder) { $0.storage = .postgres(url: url) })
             }
             try await body(nodes)
         } catch {
             for node in nodes { await node.stop() }
+            _ = try? await withoutBlockingThePool { TestPostgres.dropDatabase(database) }
             throw error
         }
         for node in nodes { await node.stop() }
+        _ = try? await withoutBlockingThePool { TestPostgres.dropDatabase(database) }
     }
 
     @Test("writes spread over three nodes reach the subscribers of every node, in commit order, each once")

@@ -65,11 +65,13 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
         }
     }
 
-    /// Replaces a lost connection with a new one from the opening function, on the writer thread.
+    /// Replaces a lost connection (or one that could not be replaced last time) with a new one from the opening
+    /// function, on the writer thread.
     private func reconnectIfBroken() throws {
-        guard let connection, connection.isBroken, let opener else { return }
-        connection.close()
-        self.connection = nil
+        if let connection, !connection.isBroken { return }
+        guard let opener else { return }
+        connection?.close()
+        connection = nil
         let (reopened, catalog, lastSeq) = try opener()
         self.catalog = catalog
         registry.publish(catalog, asOf: lastSeq)
@@ -291,6 +293,7 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
     /// Runs on the writer thread once the queue is empty after ``close(finally:)``.
     private func finishClose(_ action: @Sendable () -> Void) {
         action()
+        opener = nil
         if let connection {
             beforeClose(connection)
             connection.close()

@@ -61,20 +61,26 @@ package enum TestPostgres {
     }
 
     /// Runs `scripts/postgres.sh start` with durability traded for speed, and returns the URL it prints.
+    private static func start() throws -> String {
+        try script("start", environment: ["BMOB_POSTGRES_FAST": "1"])
+    }
+
+    /// Runs `scripts/postgres.sh <command>` with `environment` added, and returns what it printed.
     ///
     /// Through `system(3)` rather than `Process`: `Process` waits on a run loop, which hung when every thread of
-    /// the test pool was waiting for this lock.
-    private static func start() throws -> String {
+    /// the test pool was waiting for the lock of ``url()``.
+    package static func script(_ command: String, environment: [String: String] = [:]) throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-postgres-url-\(getpid())")
+        let output = FileManager.default.temporaryDirectory
+            .appendingPathComponent("bmob-postgres-out-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
-        let command = "BMOB_POSTGRES_FAST=1 '\(root.path)/scripts/postgres.sh' start > '\(output.path)'"
-        let status = system(command)
-        guard status == 0 else { throw TestPostgresError(message: "scripts/postgres.sh start failed (\(status))") }
-        let url = (try? String(contentsOf: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let url, !url.isEmpty else { throw TestPostgresError(message: "scripts/postgres.sh start printed no URL") }
-        return url
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)' " }.joined()
+        let status = system("\(assignments)'\(root.path)/scripts/postgres.sh' \(command) > '\(output.path)'")
+        guard status == 0 else {
+            throw TestPostgresError(message: "scripts/postgres.sh \(command) failed (\(status))")
+        }
+        return ((try? String(contentsOf: output, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

@@ -62,7 +62,7 @@ package final class TestServer: Sendable {
         configuration.loops = 2
         configuration.dataDirectory = directory.path
         if TestPostgres.isSelected {
-            configuration.storage = .postgres(url: try postgresDatabase(for: directory))
+            configuration.storage = .postgres(url: try await withoutBlockingThePool { try postgresDatabase(for: directory) })
         }
         configure(&configuration)
         let registry = AppRegistry(dataDirectory: directory.path)
@@ -126,7 +126,7 @@ package final class TestServer: Sendable {
         await running.value
         if ownsDirectory {
             if let name = try? String(contentsOf: Self.postgresDatabaseFile(dataDirectory), encoding: .utf8) {
-                TestPostgres.dropDatabase(name)
+                _ = try? await withoutBlockingThePool { TestPostgres.dropDatabase(name) }
             }
             try? FileManager.default.removeItem(at: dataDirectory)
         }
@@ -145,7 +145,9 @@ package final class TestServer: Sendable {
         return url
     }
 
-    private static func postgresDatabaseFile(_ directory: URL) -> URL {
+    /// The file in a data folder that names the folder's PostgreSQL database: a test that made a database itself
+    /// writes its name there, so that servers on that folder use it whatever the engine selected.
+    package static func postgresDatabaseFile(_ directory: URL) -> URL {
         directory.appendingPathComponent("postgres-database")
     }
 }
