@@ -1,0 +1,12 @@
+/// One table's row count on both sides after ``StoreMigration`` ran: the copy is complete when they agree.
+package struct StoreMigrationTableCount: Sendable, Equatable {
+    /// The table.
+    package var table: String
+    /// Rows in the SQLite database.
+    package var sqliteRows: Int
+    /// Rows in the app's PostgreSQL schema.
+    package var postgresRows: Int
+
+    /// Whether both sides hold as many rows.
+    package var matches: Bool { sqliteRows == postgresRows }
+}
