@@ -7,6 +7,13 @@ package struct StoreMigrationTableCount: Sendable, Equatable {
     /// Rows in the app's PostgreSQL schema.
     package var postgresRows: Int
 
+    /// Makes a table's counts.
+    package init(table: String, sqliteRows: Int, postgresRows: Int) {
+        self.table = table
+        self.sqliteRows = sqliteRows
+        self.postgresRows = postgresRows
+    }
+
     /// Whether both sides hold as many rows.
     package var matches: Bool { sqliteRows == postgresRows }
 }
