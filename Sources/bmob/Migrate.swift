@@ -14,7 +14,8 @@ extension BmobCommand {
             events and the journal.
 
             Stop the server first: the SQLite files are opened read-only and never changed, but a server still
-            running on them would write rows the copy misses.
+            running on them would write rows the copy misses. Start servers on PostgreSQL only once the copy is
+            complete; an app's schema that a server already wrote to is refused.
 
             Safe to run again: after an interruption (or a second time) only the missing rows are copied. It ends
             with each table's row count on both sides and exits 1 when any differ or rows were refused (PostgreSQL

@@ -17,7 +17,7 @@ package struct StoreMigration: Sendable {
     package var postgresURL: String
     /// The app, whose schema is ``PostgresSchemaName/init(applicationId:)``.
     package var applicationId: String
-    /// Rows read and inserted at a time.
+    /// Rows read and inserted at a time (1 to 5,000: PostgreSQL takes at most 65,535 parameters a statement).
     package var pageSize: Int
     /// The time recorded for schema migrations, in milliseconds since 1970 UTC.
     package var clock: @Sendable () -> Int64
@@ -36,7 +36,7 @@ package struct StoreMigration: Sendable {
         self.sqlitePath = sqlitePath
         self.postgresURL = postgresURL
         self.applicationId = applicationId
-        self.pageSize = max(1, pageSize)
+        self.pageSize = min(5_000, max(1, pageSize))
         self.clock = clock
         self.stopAfterRows = stopAfterRows
     }

@@ -56,6 +56,7 @@ final class StoreMigrationRun {
             sqliteCounts[name] = try count(sqlite, name)
         }
         totalRows = sqliteCounts.values.reduce(0, +)
+        try checkJournalNotAhead()
 
         for table in classTables {
             try postgres.createClassTable(try SQLTableName(className: table.name))
@@ -131,6 +132,19 @@ final class StoreMigrationRun {
         } catch {
             if Self.isFatal(error) { throw error }
             return error
+        }
+    }
+
+    /// Refuses a schema whose journal goes past the SQLite database's: a server wrote to it, and copying rows under
+    /// its `seq`s and objectIds would mix two histories.
+    func checkJournalNotAhead() throws {
+        let sqliteHead = try JournalRows.lastSeq(sqlite)
+        let postgresHead = try JournalRows.lastSeq(postgres)
+        guard postgresHead <= sqliteHead else {
+            throw StoreError(
+                .incompatible,
+                "the PostgreSQL schema's journal is ahead of the SQLite database's (seq \(postgresHead) > \(sqliteHead)): "
+                    + "a server wrote to it; migrate into a fresh schema")
         }
     }
 
