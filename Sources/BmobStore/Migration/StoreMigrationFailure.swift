@@ -8,5 +8,6 @@ package struct StoreMigrationFailure: Sendable, Equatable, CustomStringConvertib
     /// Why it failed, without the row's data.
     package var message: String
 
+    /// The table, the key and the reason, on one line.
     package var description: String { "\(table) \(key): \(message)" }
 }
