@@ -64,7 +64,7 @@ var targets: [Target] = [
     .target(name: "BmobHTTP", dependencies: ["BmobIO", "BmobWire", "BmobServerCodecs"]),
     .target(name: "BmobStore", dependencies: ["CSQLite", "CLibPQ", "BmobIO", "BmobWire", "BmobServerCodecs"]),
     .target(name: "BmobServer", dependencies: ["BmobHTTP", "BmobIO", "BmobStore", "BmobWire", "BmobServerCodecs"]),
-    .executableTarget(name: "bmob", dependencies: ["BmobIO", "BmobServer"]),
+    .executableTarget(name: "bmob", dependencies: ["BmobIO", "BmobServer", "BmobStore"]),
     .target(name: "BmobTesting", dependencies: ["BmobServer", "BmobHTTP", "BmobIO", "BmobWire", "BmobServerCodecs"]),
 
     // Test support: a child process that the crash test kills mid-write.

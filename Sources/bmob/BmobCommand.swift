@@ -15,6 +15,7 @@ enum BmobCommand {
           serve        run the server (see 'bmob serve --help')
           apps create  create an app and print it as JSON
           apps list    print every app as a JSON array
+          migrate      copy an SQLite data folder into PostgreSQL (see 'bmob migrate --help')
           help         show this text
 
         """
@@ -40,6 +41,8 @@ enum BmobCommand {
             return try await Serve.run(arguments.dropFirst())
         case "apps":
             return try Apps.run(arguments.dropFirst())
+        case "migrate":
+            return try Migrate.run(arguments.dropFirst())
         case "help", "--help", "-h", nil:
             print(usage, terminator: "")
             return arguments.isEmpty ? 2 : 0

@@ -1,3 +1,4 @@
+import BmobStore
 import BmobTesting
 import BmobWire
 import Foundation
@@ -148,5 +149,41 @@ import Glibc
         second.waitUntilExit()
         #expect(!secondText.contains("Application ID"))
         #expect(second.terminationStatus == 0)
+    }
+
+    @Test func migrateCopiesEveryAppIntoPostgreSQLAndPrintsTheCounts() async throws {
+        let data = temporaryDirectory()
+        let applicationId = "cli_migrate_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
+        defer {
+            try? FileManager.default.removeItem(atPath: data)
+            TestPostgres.dropSchema(of: applicationId)
+        }
+        #expect(try run(["apps", "create", "--data", data, "--name", "Demo", "--app-id", applicationId]).status == 0)
+        let folder = data + "/apps/" + applicationId
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let store = try await SQLiteStore.open(.init(path: folder + "/data.sqlite"))
+        try await store.write(caller: nil) { transaction in
+            for index in 0..<12 {
+                try transaction.insert(
+                    StoredObject(className: "Note", objectId: "n\(index)", createdAt: 1, updatedAt: 2, fields: ["n": .int(Int64(index))]))
+            }
+        }
+        await store.close()
+        let url = try TestPostgres.url()
+
+        let first = try run(["migrate", "--from", data, "--to", url, "--page-size", "5"])
+        #expect(first.status == 0, "\(first.stdout) \(first.stderr)")
+        #expect(first.stdout.contains("complete"))
+        #expect(first.stdout.split(separator: "\n").contains { $0.split(separator: " ") == ["Note", "12", "12"] })
+        // Not a terminal: plain progress lines.
+        #expect(first.stderr.contains("\(applicationId): Note"))
+        #expect(!first.stderr.contains("\r"))
+        let again = try run(["migrate", "--from", data, "--to", url, "--app", applicationId])
+        #expect(again.status == 0)
+        #expect(again.stdout.split(separator: "\n").contains { $0.split(separator: " ") == ["Note", "12", "12"] })
+
+        #expect(try run(["migrate", "--from", data]).status == 2)
+        #expect(try run(["migrate", "--help"]).stdout.contains("Stop the server first"))
+        #expect(try run(["help"]).stdout.contains("migrate"))
     }
 }
