@@ -21,11 +21,13 @@ struct ClientHandshakeTests {
         let session = try #require(client.currentSession)
         #expect(session.secretKey == NativeEnvelope.key(TestServer.secretKey))
         #expect(session.settings["io"] == server.baseURL)
-        #expect(abs(session.clockOffset) <= 2)
+        // Same machine, so about zero; the bound leaves room for this VM's wall clock, which was seen to step by
+        // 3 s while the whole suite loaded both cores.
+        #expect(abs(session.clockOffset) <= 10)
 
         let time = try await client.call("timestamp", [:])
         let seconds = try #require(time["timestamp"]?.int64Value)
-        #expect(abs(seconds - Int64(Date().timeIntervalSince1970)) <= 2)
+        #expect(abs(seconds - Int64(Date().timeIntervalSince1970)) <= 10)
 
         let created = try await client.call("create", ["c": "Handshake", "data": ["n": 1]])
         #expect(created["objectId"]?.stringValue?.count == 10)

@@ -7,7 +7,7 @@ import Testing
 
 /// PostgreSQL going away under load, on a cluster of the test's own: requests answer Bmob's 503 while it is away,
 /// the store reconnects when it is back, and no acknowledged write is lost.
-@Suite("PostgreSQL failover")
+@Suite("PostgreSQL failover", .enabled(if: TestPostgres.isSelected, "runs in the PostgreSQL pass of make test (BMOB_TEST_ENGINE=postgres)"))
 struct FailoverTests {
     @Test("stopped and started under writes: only 201 or 503 meanwhile, every acknowledged write kept, then all works")
     func restartUnderWrites() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// Several server nodes on one PostgreSQL database (whatever `BMOB_TEST_ENGINE` says): what one node writes, every
 /// node's realtime subscribers hear, in order, once; and every node reads it.
-@Suite("Several nodes on PostgreSQL")
+@Suite("Several nodes on PostgreSQL", .enabled(if: TestPostgres.isSelected, "runs in the PostgreSQL pass of make test (BMOB_TEST_ENGINE=postgres)"))
 struct MultiNodeTests {
     /// Starts `count` servers on one fresh database and one data folder (the apps file), runs `body`, stops them.
     private func withNodes(_ count: Int, _ body: ([TestServer]) async throws -> Void) async throws {

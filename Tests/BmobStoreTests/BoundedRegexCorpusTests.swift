@@ -1,4 +1,5 @@
 import BmobServerCodecs
+import BmobTesting
 import Foundation
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 /// subject contains U+0000, which a PostgreSQL `text` cannot hold. The answers were produced by
 /// ``BoundedRegex`` and agree with PostgreSQL 15's `~` on ``BoundedRegex/postgreSQLPattern``; this suite keeps
 /// them in step with the matcher.
-@Suite struct BoundedRegexCorpusTests {
+@Suite(.enabled(if: !TestPostgres.isSelected, "engine-independent or SQLite's own: runs in the SQLite pass")) struct BoundedRegexCorpusTests {
     /// One corpus case.
     struct Case: Decodable, Sendable {
         let pattern: String

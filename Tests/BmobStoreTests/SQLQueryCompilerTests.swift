@@ -1,10 +1,11 @@
 import BmobStore
+import BmobTesting
 import BmobWire
 import Testing
 
 /// The compiler alone, in the SQLite dialect: SQL text and bindings, no database. The text is exactly what the
 /// declared indexes hold (``SQLiteStoreIndexTests`` proves SQLite uses them).
-@Suite("SQLQueryCompiler")
+@Suite("SQLQueryCompiler", .enabled(if: !TestPostgres.isSelected, "engine-independent or SQLite's own: runs in the SQLite pass"))
 struct SQLQueryCompilerTests {
     let compiler = SQLQueryCompiler(dialect: SQLiteDialect(), classes: [
         "Game": QueryFixtures.gameSchema,

@@ -1,7 +1,8 @@
 import BmobStore
+import BmobTesting
 import Testing
 
-@Suite("SQLiteStatementCache")
+@Suite("SQLiteStatementCache", .enabled(if: !TestPostgres.isSelected, "engine-independent or SQLite's own: runs in the SQLite pass"))
 struct SQLiteStatementCacheTests {
     @Test("texts that share the hashed windows stay apart: a hit compares the whole text")
     func sameWindowsDifferentTexts() {

@@ -1,10 +1,11 @@
 import BmobStore
+import BmobTesting
 import BmobWire
 import Dispatch
 import Foundation
 import Testing
 
-@Suite("SQLiteStore writer, readers and lifecycle")
+@Suite("SQLiteStore writer, readers and lifecycle", .enabled(if: !TestPostgres.isSelected, "engine-independent or SQLite's own: runs in the SQLite pass"))
 struct SQLiteStoreConcurrencyTests {
     @Test func concurrentWritesCommitInGroupsWithContiguousJournal() async throws {
         try await TemporaryDatabase.withStore { store, _ async throws in

@@ -1,4 +1,5 @@
 import BmobStore
+import BmobTesting
 import Dispatch
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Glibc
 import Darwin
 #endif
 
-@Suite("SQLiteStore crash safety")
+@Suite("SQLiteStore crash safety", .enabled(if: !TestPostgres.isSelected, "engine-independent or SQLite's own: runs in the SQLite pass"))
 struct SQLiteStoreCrashTests {
     /// What the killed child acknowledged and how it ended.
     struct Outcome: Sendable {

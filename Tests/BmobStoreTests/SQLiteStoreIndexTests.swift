@@ -1,9 +1,10 @@
 import BmobStore
+import BmobTesting
 import BmobWire
 import Testing
 
 /// SQLite's query plans prove that queries use the expression indexes declared for their fields.
-@Suite("SQLiteStore index use")
+@Suite("SQLiteStore index use", .enabled(if: !TestPostgres.isSelected, "engine-independent or SQLite's own: runs in the SQLite pass"))
 struct SQLiteStoreIndexTests {
     private typealias F = QueryFixtures
 

@@ -1,4 +1,5 @@
 import BmobStore
+import BmobTesting
 import BmobWire
 import Foundation
 import Synchronization
@@ -6,7 +7,7 @@ import Testing
 
 /// Group commit without a savepoint per write: rerunnable writes run again when a write of their group fails
 /// after changing the database; writes that must not run twice never do.
-@Suite("SQLiteStore rerunnable writes")
+@Suite("SQLiteStore rerunnable writes", .enabled(if: !TestPostgres.isSelected, "engine-independent or SQLite's own: runs in the SQLite pass"))
 struct SQLiteStoreRerunTests {
     /// What one queued write does in its body.
     enum Step: Sendable {

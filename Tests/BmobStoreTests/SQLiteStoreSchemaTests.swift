@@ -1,9 +1,10 @@
 import BmobStore
+import BmobTesting
 import BmobWire
 import Testing
 
 /// The SQLite store's named, append-only migrations.
-@Suite("SQLiteStore migrations")
+@Suite("SQLiteStore migrations", .enabled(if: !TestPostgres.isSelected, "engine-independent or SQLite's own: runs in the SQLite pass"))
 struct SQLiteStoreSchemaTests {
     @Test func migrationsAreRecordedOnceAndAppendOnly() async throws {
         let database = try TemporaryDatabase()

@@ -1,4 +1,5 @@
 import BmobStore
+import BmobTesting
 import BmobWire
 import Testing
 import BmobServerCodecs
@@ -6,7 +7,7 @@ import BmobServerCodecs
 /// ``SQLiteStore/WorkLimits``: a `$regex` evaluation and a whole read are held to a number of steps, and a
 /// query over either ends with ``StoreError/Code/invalidQuery`` (Bmob 102) instead of holding its reader;
 /// the reader then serves other reads. Limits here are small so that debug builds stay quick.
-@Suite("SQLiteStore work limits")
+@Suite("SQLiteStore work limits", .enabled(if: !TestPostgres.isSelected, "engine-independent or SQLite's own: runs in the SQLite pass"))
 struct SQLiteStoreWorkLimitTests {
     private typealias F = QueryFixtures
 

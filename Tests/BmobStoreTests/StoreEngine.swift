@@ -4,7 +4,8 @@ import Foundation
 import Testing
 
 /// A database engine the store suite runs on. Suites over `any Store` take it as their test argument
-/// (`@Test(arguments: StoreEngine.allCases)`), so a second engine is one more case here.
+/// (`@Test(arguments: StoreEngine.allCases)`): SQLite in `make test`'s first pass, PostgreSQL in its second
+/// (`BMOB_TEST_ENGINE=postgres`), so that each pass loads the machine with one engine.
 enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// ``SQLiteStore``: a file in a fresh temporary folder.
     case sqlite
@@ -12,6 +13,9 @@ enum StoreEngine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case postgres
 
     var testDescription: String { rawValue }
+
+    /// The engine of this pass.
+    static var allCases: [StoreEngine] { TestPostgres.isSelected ? [.postgres] : [.sqlite] }
 
     /// The storage configuration the server would be given for this engine.
     func configuration() throws -> StorageConfiguration {

@@ -1,8 +1,9 @@
 import BmobStore
+import BmobTesting
 import BmobWire
 import Testing
 
-@Suite("StoreError")
+@Suite("StoreError", .enabled(if: !TestPostgres.isSelected, "engine-independent or SQLite's own: runs in the SQLite pass"))
 struct StoreErrorTests {
     @Test func codesCompareAndDescribe() {
         let error = StoreError(.notFound, "object not found")

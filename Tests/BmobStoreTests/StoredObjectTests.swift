@@ -1,8 +1,9 @@
 import BmobStore
+import BmobTesting
 import BmobWire
 import Testing
 
-@Suite("StoredObject documents")
+@Suite("StoredObject documents", .enabled(if: !TestPostgres.isSelected, "engine-independent or SQLite's own: runs in the SQLite pass"))
 struct StoredObjectTests {
     static let objects: [StoredObject] = [
         StoredObject(className: "Post", objectId: "a1b2c3d4e5", createdAt: 1, updatedAt: 2),

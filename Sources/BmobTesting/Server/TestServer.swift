@@ -61,6 +61,9 @@ package final class TestServer: Sendable {
         configuration.port = 0
         configuration.loops = 2
         configuration.dataDirectory = directory.path
+        // A whole suite runs at once on two cores: a handshake may wait seconds for its WebSocket. Tests of the
+        // lifetime itself set their own.
+        configuration.realtimeHandshakeLifetimeSeconds = 60
         if TestPostgres.isSelected {
             configuration.storage = .postgres(url: try await withoutBlockingThePool { try postgresDatabase(for: directory) })
         }

@@ -6,7 +6,7 @@ import Testing
 /// The libpq connection against a real PostgreSQL server (``TestPostgres``): values in and out, errors mapped to
 /// store codes, notifications, a lost connection and a cancelled statement. Synchronous tests, since a connection
 /// belongs to the thread that opened it.
-@Suite("PostgresConnection")
+@Suite("PostgresConnection", .enabled(if: TestPostgres.isSelected, "runs in the PostgreSQL pass of make test (BMOB_TEST_ENGINE=postgres)"))
 struct PostgresConnectionTests {
     /// A connection with a fresh schema first on its search path, dropped afterwards.
     private func withSchema(_ body: (PostgresConnection) throws -> Void) throws {

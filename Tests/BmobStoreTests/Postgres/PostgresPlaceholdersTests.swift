@@ -1,7 +1,8 @@
 @testable import BmobStore
+import BmobTesting
 import Testing
 
-@Suite("PostgresPlaceholders")
+@Suite("PostgresPlaceholders", .enabled(if: !TestPostgres.isSelected, "engine-independent or SQLite's own: runs in the SQLite pass"))
 struct PostgresPlaceholdersTests {
     @Test("markers are numbered in order")
     func numbersMarkers() {

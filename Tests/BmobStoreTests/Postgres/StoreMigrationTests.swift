@@ -6,7 +6,7 @@ import Testing
 
 /// `bmob migrate`'s engine: an SQLite database made through the `Store` API copied into a fresh PostgreSQL schema,
 /// read back through a ``PostgresStore``; a second run, interrupted runs and refused rows.
-@Suite("StoreMigration")
+@Suite("StoreMigration", .enabled(if: TestPostgres.isSelected, "runs in the PostgreSQL pass of make test (BMOB_TEST_ENGINE=postgres)"))
 struct StoreMigrationTests {
     /// One SQLite database with a bit of everything, and what its store answered before it closed.
     struct Source {
