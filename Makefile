@@ -6,7 +6,7 @@ FUZZ_SECONDS ?= 30
 # Tests build with warnings as errors and explicit Sendable checks (see Package.swift).
 export BMOB_STRICT ?= 1
 
-.PHONY: bootstrap build serve test bench fuzz clean
+.PHONY: bootstrap build serve test bench fuzz cluster clean
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -37,6 +37,11 @@ test:
 bench:
 	@scripts/bootstrap.sh bench
 	Benchmarks/run.sh
+
+## Several nodes on one machine: a throwaway PostgreSQL, NODES (3) `bmob serve` nodes and nginx on PORT (8080).
+cluster:
+	@scripts/bootstrap.sh cluster
+	scripts/cluster.sh
 
 ## libFuzzer runs of every parser target, FUZZ_SECONDS each.
 fuzz: bootstrap

@@ -6,12 +6,15 @@
 #                                 PyPI in a virtual environment at .build/python-peers (tests find its
 #                                 interpreter there, or at $BMOB_PYTHON_PEERS)
 #   scripts/bootstrap.sh bench    also the benchmark peers (wrk, nginx) and valgrind
+#   scripts/bootstrap.sh cluster  also PostgreSQL and nginx, for scripts/cluster.sh
 set -euo pipefail
 
 want_bench=0
 want_test=0
 [ "${1:-}" = "bench" ] && want_bench=1
 [ "${1:-}" = "test" ] && want_test=1
+want_cluster=0
+[ "${1:-}" = "cluster" ] && want_cluster=1
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "bootstrap: 'swift' is not on PATH; install Swift 6.3 from https://swift.org/install first" >&2
@@ -30,6 +33,7 @@ Linux)
     packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev)
     [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl postgresql)
     [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv valgrind)
+    [ "$want_cluster" = 1 ] && packages+=(postgresql nginx-light curl)
     missing=()
     for package in "${packages[@]}"; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -45,6 +49,7 @@ Darwin)
     formulas=(pkg-config sqlite libpq openssl)
     [ "$want_test" = 1 ] && formulas+=(python)
     [ "$want_bench" = 1 ] && formulas+=(wrk nginx)
+    [ "$want_cluster" = 1 ] && formulas+=(postgresql nginx)
     for formula in "${formulas[@]}"; do
         brew list --formula "$formula" >/dev/null 2>&1 || brew install -q "$formula"
     done

@@ -81,8 +81,10 @@ package final class Server: Sendable {
         providers: MessageProviders? = nil,
         authValidators: AuthDataValidators? = nil
     ) async throws -> Server {
-        let registry = AppRegistry(dataDirectory: configuration.dataDirectory)
+        let registry = AppRegistry(dataDirectory: configuration.dataDirectory, storage: configuration.storage)
         var createdApp: App?
+        // Moving to PostgreSQL: the data folder's apps come along the first time (the table is empty then).
+        try registry.importFileIfEmpty()
         if try registry.load().isEmpty {
             // The development app trusts third-party login data, so that apps can be built before the platforms
             // are set up; `bmob apps` makes apps without it.

@@ -1,4 +1,5 @@
 import BmobServer
+import BmobStore
 import BmobWire
 import Foundation
 
@@ -7,7 +8,10 @@ extension BmobCommand {
     enum Apps {
         static let usage = """
             usage: bmob apps create --data DIR --name NAME [--app-id ID] [--rest-key K] [--master-key M] [--secret-key S]
-                   bmob apps list --data DIR
+                                   [--database postgres://…]
+                   bmob apps list --data DIR [--database postgres://…]
+            With --database (or BMOB_DATABASE) the apps live in that PostgreSQL database, which every node reads;
+            otherwise in DIR/apps.json.
 
             """
 
@@ -28,11 +32,11 @@ extension BmobCommand {
         private static func create(_ arguments: ArraySlice<String>) throws -> Int32 {
             let flags = try CommandLineArguments(
                 arguments,
-                allowed: ["--data", "--name", "--app-id", "--rest-key", "--master-key", "--secret-key"]
+                allowed: ["--data", "--name", "--app-id", "--rest-key", "--master-key", "--secret-key", "--database"]
             )
             guard let data = flags["--data"] else { throw UsageError("apps create needs --data DIR") }
             guard let name = flags["--name"] else { throw UsageError("apps create needs --name NAME") }
-            let app = try AppRegistry(dataDirectory: data).create(
+            let app = try AppRegistry(dataDirectory: data, storage: try storage(flags)).create(
                 name: name,
                 applicationId: flags["--app-id"],
                 restKey: flags["--rest-key"],
@@ -45,11 +49,21 @@ extension BmobCommand {
         }
 
         private static func list(_ arguments: ArraySlice<String>) throws -> Int32 {
-            let flags = try CommandLineArguments(arguments, allowed: ["--data"])
+            let flags = try CommandLineArguments(arguments, allowed: ["--data", "--database"])
             guard let data = flags["--data"] else { throw UsageError("apps list needs --data DIR") }
-            let apps = try AppRegistry(dataDirectory: data).load()
+            let apps = try AppRegistry(dataDirectory: data, storage: try storage(flags)).load()
             print(JSONValue.array(apps.map(\.json)).jsonString)
             return 0
+        }
+
+        /// Where the apps live: `--database`, else `BMOB_DATABASE`, else the data folder's `apps.json`.
+        private static func storage(_ flags: CommandLineArguments) throws -> StorageConfiguration {
+            let value = flags["--database"] ?? ProcessInfo.processInfo.environment["BMOB_DATABASE"] ?? "sqlite"
+            if value == "sqlite" { return .sqlite() }
+            guard value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") else {
+                throw UsageError("--database: expected 'sqlite' or a postgres:// URL")
+            }
+            return .postgres(url: value)
         }
     }
 }

@@ -1,5 +1,6 @@
 import BmobServer
 import BmobStore
+import BmobWire
 import Foundation
 
 extension BmobCommand {
@@ -46,13 +47,25 @@ extension BmobCommand {
             guard FileManager.default.fileExists(atPath: registry.registryPath) else {
                 throw UsageError("\(registry.registryPath) does not exist: --from must be the server's data folder")
             }
-            var apps = try registry.load().map(\.applicationId)
+            let registered = try registry.load()
+            var apps = registered.map(\.applicationId)
             if let only = flags["--app"] {
                 guard apps.contains(only) else { throw UsageError("no app '\(only)' in \(registry.registryPath)") }
                 apps = [only]
             }
 
             var complete = true
+            // The apps themselves go into the database's app table, which every node on PostgreSQL reads.
+            let table = PostgresAppTable(url: url)
+            for app in registered where apps.contains(app.applicationId) {
+                do {
+                    _ = try table.insert(
+                        applicationId: app.applicationId, document: app.json.jsonString, createdAt: app.createdAt)
+                } catch {
+                    printError("bmob: \(app.applicationId): cannot register the app in the database: \(error)")
+                    complete = false
+                }
+            }
             for applicationId in apps {
                 let path = registry.appDirectory(applicationId) + "/data.sqlite"
                 guard FileManager.default.fileExists(atPath: path) else {

@@ -91,7 +91,9 @@ import Testing
 
     @Test func appsCreatedWhileRunningAreFound() async throws {
         try await withServer { server in
-            let registry = AppRegistry(dataDirectory: server.dataDirectory.path)
+            // Where this server reads its apps: apps.json, or the database's app table on PostgreSQL.
+            let registry = AppRegistry(
+                dataDirectory: server.dataDirectory.path, storage: server.server.context.configuration.storage)
             _ = try registry.create(name: "Late", applicationId: "lateapp", restKey: "latekey", now: 0)
             try await Task.sleep(for: .milliseconds(1100))  // the directory re-reads at most once a second
             let response = try await server.request(

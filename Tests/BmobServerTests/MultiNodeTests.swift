@@ -79,4 +79,27 @@ struct MultiNodeTests {
             #expect(wrongType.json?["code"] == 111, "the field node B recorded binds node A too: \(wrongType.text)")
         }
     }
+
+    @Test("an app added while the nodes run is answered by every node; the apps live in the database, not a file")
+    func appsLiveInTheDatabase() async throws {
+        try await withNodes(2) { nodes in
+            let storage = nodes[0].server.context.configuration.storage
+            let registry = AppRegistry(dataDirectory: nodes[0].dataDirectory.path, storage: storage)
+            _ = try registry.create(name: "Late", applicationId: "lateapp0000000000000000000000001", restKey: "latekey", now: 1)
+            // Not in the shared data folder's file: only the database has it.
+            let file = try AppRegistry(dataDirectory: nodes[0].dataDirectory.path).load()
+            #expect(!file.contains { $0.applicationId == "lateapp0000000000000000000000001" })
+            try await Task.sleep(for: .milliseconds(1100))  // a node re-reads its apps at most once a second
+            for node in nodes {
+                let response = try await node.request(
+                    "GET", "/1/timestamp",
+                    headers: [("X-Bmob-Application-Id", "lateapp0000000000000000000000001"), ("X-Bmob-REST-API-Key", "latekey")])
+                #expect(response.status == 200, "\(response.text)")
+            }
+            #expect(try registry.load().map(\.applicationId).contains("lateapp0000000000000000000000001"))
+            #expect(throws: (any Error).self) {
+                try registry.create(name: "Again", applicationId: "lateapp0000000000000000000000001", now: 2)
+            }
+        }
+    }
 }

@@ -4,9 +4,9 @@ import Foundation
 
 /// The apps a running server answers for, by Application ID, each with its open database.
 ///
-/// Lookups are a dictionary read under a lock. An unknown id triggers a re-read of `apps.json` (on the
-/// blocking pool, at most once a second), so apps created with `bmob apps create` while the server runs
-/// are picked up without a restart.
+/// Lookups are a dictionary read under a lock. An unknown id triggers a re-read of the apps (`apps.json`, or the
+/// database's app table on PostgreSQL; on the blocking pool, at most once a second), so apps created with
+/// `bmob apps create` while the server runs, on any node, are picked up without a restart.
 package final class AppDirectory: Sendable {
     private let registry: AppRegistry
     private let pool: ThreadPool
@@ -16,7 +16,7 @@ package final class AppDirectory: Sendable {
     // Invariant: `runtimes`, `lastReload`, `registryDate` and `closed` are read and written only under `lock`.
     private nonisolated(unsafe) var runtimes: [String: AppRuntime] = [:]
     private nonisolated(unsafe) var lastReload = ContinuousClock.now
-    private nonisolated(unsafe) var registryDate: Date?
+    private nonisolated(unsafe) var registryDate: String?
     private nonisolated(unsafe) var closed = false
 
     private init(registry: AppRegistry, pool: ThreadPool, stores: StoreFactory) {
@@ -31,7 +31,7 @@ package final class AppDirectory: Sendable {
         registry: AppRegistry, pool: ThreadPool, stores: StoreFactory
     ) async throws -> AppDirectory {
         let directory = AppDirectory(registry: registry, pool: pool, stores: stores)
-        let date = registry.modificationDate()
+        let date = registry.changeMarker()
         let apps = try registry.load()
         do {
             for app in apps {
@@ -77,7 +77,7 @@ package final class AppDirectory: Sendable {
         if let found { return found }
         guard mayReload else { return nil }
         let registry = self.registry
-        guard let (list, date) = try? await pool.run({ _ in (try registry.load(), registry.modificationDate()) }),
+        guard let (list, date) = try? await pool.run({ _ in (try registry.load(), registry.changeMarker()) }),
             lock.withLock({ date != registryDate })
         else { return nil }
         for app in list where lock.withLock({ runtimes[app.applicationId] == nil }) {

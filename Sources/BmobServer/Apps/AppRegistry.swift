@@ -1,3 +1,4 @@
+package import BmobStore
 package import BmobWire
 package import Foundation
 
@@ -13,9 +14,17 @@ import Darwin
 /// `bmob apps create` can run while a server is up: the server re-reads the file when it sees an unknown id.
 package struct AppRegistry: Sendable {
     package let dataDirectory: String
+    /// Where the list of apps lives when the apps' data is in PostgreSQL (``PostgresAppTable``), so that every
+    /// server node reads the same apps; `nil` keeps them in `apps.json`.
+    package let appTable: PostgresAppTable?
 
-    package init(dataDirectory: String) {
+    package init(dataDirectory: String, storage: StorageConfiguration = .sqlite()) {
         self.dataDirectory = dataDirectory
+        if case .postgres(let url) = storage {
+            appTable = PostgresAppTable(url: url)
+        } else {
+            appTable = nil
+        }
     }
 
     package var registryPath: String { dataDirectory + "/apps.json" }
@@ -26,12 +35,49 @@ package struct AppRegistry: Sendable {
     }
 
     /// When `apps.json` last changed, or `nil` if it does not exist.
+    /// On PostgreSQL, when the database's app table is empty, copies the apps of the data folder's `apps.json`
+    /// into it (the folder a server ran on SQLite, or one `bmob apps create` filled); nothing otherwise.
+    ///
+    /// - Throws: ``ConfigurationError`` when the file or the database cannot be read.
+    package func importFileIfEmpty() throws {
+        guard let appTable else { return }
+        guard try load().isEmpty else { return }
+        for app in try AppRegistry(dataDirectory: dataDirectory).load() {
+            do {
+                _ = try appTable.insert(
+                    applicationId: app.applicationId, document: app.json.jsonString, createdAt: app.createdAt)
+            } catch {
+                throw ConfigurationError("cannot add the app to the database (\(error))")
+            }
+        }
+    }
+
+    /// A value that changes when an app is added: the file's modification date, or the table's version.
+    package func changeMarker() -> String? {
+        if let appTable { return try? appTable.version() }
+        return modificationDate().map { "\($0.timeIntervalSince1970)" }
+    }
+
     package func modificationDate() -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: registryPath))?[.modificationDate] as? Date
     }
 
     /// Every app, in creation order. A missing file means no apps.
     package func load() throws -> [App] {
+        if let appTable {
+            let documents: [String]
+            do {
+                documents = try appTable.load()
+            } catch {
+                throw ConfigurationError("cannot read the apps from the database (\(error))")
+            }
+            return try documents.map { document throws(ConfigurationError) in
+                guard let json = try? JSONParser.parse(Array(document.utf8)) else {
+                    throw ConfigurationError("the database holds an app that is not valid JSON")
+                }
+                return try App(json: json)
+            }
+        }
         guard let data = FileManager.default.contents(atPath: registryPath) else { return [] }
         let document: JSONValue
         do {
@@ -81,6 +127,18 @@ package struct AppRegistry: Sendable {
         try AppKeys.validateKey(app.masterKey, name: "master-key")
         try AppKeys.validateSecretKey(app.secretKey)
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        if let appTable {
+            let added: Bool
+            do {
+                added = try appTable.insert(
+                    applicationId: app.applicationId, document: app.json.jsonString, createdAt: app.createdAt)
+            } catch {
+                throw ConfigurationError("cannot add the app to the database (\(error))")
+            }
+            guard added else { throw ConfigurationError("app-id: an app with id '\(app.applicationId)' already exists") }
+            try FileManager.default.createDirectory(atPath: appDirectory(app.applicationId), withIntermediateDirectories: true)
+            return app
+        }
         return try withExclusiveLock {
             var apps = try load()
             if apps.contains(where: { $0.applicationId == app.applicationId }) {

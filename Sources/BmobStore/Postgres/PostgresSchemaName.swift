@@ -25,7 +25,12 @@ package struct PostgresSchemaName: Sendable, Hashable {
     package var quoted: String { "\"\(name)\"" }
 
     /// The app's advisory lock key.
-    var lockKey: Int64 { Int64(bitPattern: Self.fnv1a(name)) }
+    var lockKey: Int64 { Self.lockKey(of: name) }
+
+    /// The advisory lock key for a schema named `name`.
+    static func lockKey(of name: String) -> Int64 {
+        Int64(bitPattern: fnv1a(name))
+    }
 
     /// The channel that wakes other nodes after a commit.
     var channel: String { name }

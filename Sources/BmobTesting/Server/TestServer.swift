@@ -68,7 +68,9 @@ package final class TestServer: Sendable {
             configuration.storage = .postgres(url: try await withoutBlockingThePool { try postgresDatabase(for: directory) })
         }
         configure(&configuration)
-        let registry = AppRegistry(dataDirectory: directory.path)
+        let registry = AppRegistry(dataDirectory: directory.path, storage: configuration.storage)
+        // A folder a test filled with its own apps brings them to PostgreSQL, as a server's first start does.
+        try registry.importFileIfEmpty()
         if try registry.load().isEmpty {
             _ = try registry.create(
                 name: "Test",
