@@ -35,12 +35,13 @@ stop() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     scripts/postgres.sh stop || true
+    exit 0
 }
 trap stop INT TERM EXIT
 
 # One development app, made once; every node reads the same apps file.
-if [ ! -s "$data/apps.json" ] || [ "$("$bmob" apps list --data "$data")" = "[]" ]; then
-    "$bmob" apps create --data "$data" --name Cluster >"$state/app.json"
+if [ "$("$bmob" apps list --data "$data" --database "$url")" = "[]" ]; then
+    "$bmob" apps create --data "$data" --database "$url" --name Cluster >"$state/app.json"
 fi
 
 upstream=""
@@ -61,7 +62,10 @@ events { worker_connections 4096; }
 http {
   access_log off;
   map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
+  # socket.io 0.9 hands out a session id over HTTP that the WebSocket then presents: both must reach the
+  # same node, so clients stick to one (by address).
   upstream bmob {
+    ip_hash;
 $upstream  }
   server {
     listen 127.0.0.1:$port;
@@ -85,7 +89,7 @@ for _ in $(seq 1 100); do
     sleep 0.1
 done
 echo "cluster: http://127.0.0.1:$port  ($nodes nodes on $url; logs in $logs)"
-"$bmob" apps list --data "$data"
+"$bmob" apps list --data "$data" --database "$url"
 echo "Ctrl-C stops everything." >&2
 wait -n "${pids[@]}" || true
 echo "cluster.sh: a process exited; see $logs" >&2

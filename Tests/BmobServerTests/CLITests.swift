@@ -119,6 +119,8 @@ import Glibc
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
         let (process, text) = try startServe(data: data)
+        // A failed expectation that throws must not leave a server running after the tests.
+        defer { if process.isRunning { process.terminate() } }
         let lines = text.split(separator: "\n").map(String.init)
         let listening = lines.filter { $0.hasPrefix("listening on ") }
         #expect(listening.count == 1)
@@ -145,6 +147,7 @@ import Glibc
 
         // A second start reuses the app and prints no keys.
         let (second, secondText) = try startServe(data: data)
+        defer { if second.isRunning { second.terminate() } }
         kill(second.processIdentifier, SIGINT)
         second.waitUntilExit()
         #expect(!secondText.contains("Application ID"))
