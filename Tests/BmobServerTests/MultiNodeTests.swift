@@ -102,4 +102,25 @@ struct MultiNodeTests {
             }
         }
     }
+
+    @Test("a logout through one node ends the session on every node well before the session cache's lifetime")
+    func logoutReachesEveryNode() async throws {
+        try await withNodes(2) { nodes in
+            let (id, token) = try await nodes[0].signUpUser("dora", password: "pw")
+            let headers = [("X-Bmob-Session-Token", token)]
+            // Node B resolves the session once, and caches it.
+            let before = try await nodes[1].call("GET", "/1/checkSession/\(id)", headers: headers)
+            #expect(before.json?["msg"] == "ok")
+            let logout = try await nodes[0].call("POST", "/1/logout", json: ["objectId": .string(id)], headers: headers)
+            #expect(logout.json?["msg"] == "ok", "\(logout.text)")
+            let start = ContinuousClock.now
+            var ended = false
+            while !ended, ContinuousClock.now - start < .milliseconds(Int(SessionCache.lifetimeMilliseconds) / 2) {
+                let check = try await nodes[1].call("GET", "/1/checkSession/\(id)", headers: headers)
+                ended = check.json?["msg"] == "fail"
+                if !ended { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(ended, "node B still accepted the token half a cache lifetime after the logout")
+        }
+    }
 }

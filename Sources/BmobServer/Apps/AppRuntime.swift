@@ -10,5 +10,7 @@ package final class AppRuntime: Sendable {
     package init(app: App, store: any Store) {
         self.app = app
         self.store = store
+        // Other nodes' logouts, password changes and role writes (PostgreSQL only).
+        store.observeSessionChanges { [sessions] in sessions.forgetAll() }
     }
 }

@@ -8,8 +8,9 @@ import BmobIO
 /// 2. Whatever ends sessions or changes who a user is forgets what it changes, in the same process: logout and
 ///    session revocation the token, a password change or reset and a user's deletion every token of the user,
 ///    a role write every entry (memberships may have changed anywhere).
-/// 3. Another server node sharing the store sees those changes only when its entries expire (rule 1), so the
-///    lifetime is short.
+/// 3. Another server node sharing the store (PostgreSQL) is told by the store (`observeSessionChanges`) and forgets
+///    everything; an announcement lost while its listener reconnected is bounded by rule 1, and a reconnect forgets
+///    everything too.
 /// 4. A resolution that read the store before something was forgotten is not remembered (``generation``), so a
 ///    read racing a logout cannot put the ended session back.
 /// 5. At most ``capacity`` entries; a full cache is emptied rather than scanned.

@@ -15,13 +15,18 @@ import Synchronization
 /// Notifications only wake it: the journal is the truth, so a notification lost while the connection was down
 /// costs at most one poll interval. A lost connection is replaced, retrying every poll interval.
 final class PostgresJournalListener: @unchecked Sendable {
-    // Invariant: `connection` and `lastHead` are only touched on the listener's thread; `stopping` is atomic.
+    // Invariant: `connection` and `lastHead` are only touched on the listener's thread; `stopping` is atomic;
+    // `sessionObservers` is a mutex.
     private let configuration: PostgresStore.Configuration
     private let registry: SchemaRegistry
     private let commits: StoreCommitFeed
     private var connection: PostgresConnection?
     private var lastHead: Int64
     private let stopping = Atomic<Bool>(false)
+    private let sessionObservers = Mutex<[@Sendable () -> Void]>([])
+
+    /// The payload of the notification that announces session changes (``SQLStoreConnection/announceSessionChange()``).
+    static let sessionsPayload = "sessions"
     private let thread = ThreadPool(threadCount: 1, name: "bmob-pg-listen")
 
     init(configuration: PostgresStore.Configuration, registry: SchemaRegistry, commits: StoreCommitFeed) {
@@ -29,6 +34,11 @@ final class PostgresJournalListener: @unchecked Sendable {
         self.registry = registry
         self.commits = commits
         self.lastHead = commits.head
+    }
+
+    /// Adds an observer of `sessions` notifications, called on the listener's thread.
+    func observeSessionChanges(_ observer: @escaping @Sendable () -> Void) {
+        sessionObservers.withLock { $0.append(observer) }
     }
 
     /// Starts the thread.
@@ -47,7 +57,9 @@ final class PostgresJournalListener: @unchecked Sendable {
             do {
                 let connection = try connected()
                 try wait(on: connection)
-                _ = try connection.notifications()
+                if try connection.notifications().contains(where: { $0.payload == Self.sessionsPayload }) {
+                    for observer in sessionObservers.withLock({ $0 }) { observer() }
+                }
                 try follow(connection)
             } catch {
                 connection?.close()
@@ -66,6 +78,8 @@ final class PostgresJournalListener: @unchecked Sendable {
         try opened.use(schema: configuration.schema)
         try opened.execute("LISTEN \(configuration.schema.channel)")
         connection = opened
+        // Announcements sent while this node was not listening are lost: drop every cached session instead.
+        for observer in sessionObservers.withLock({ $0 }) { observer() }
         return opened
     }
 

@@ -83,6 +83,12 @@ package final class PostgresStore: Store {
         engine.writer.commits.observe(observer)
     }
 
+    /// `observer` runs on the journal listener's thread when a `sessions` notification arrives (this node's own
+    /// too: it has forgotten what they announce already, and forgetting again is harmless).
+    package func observeSessionChanges(_ observer: @escaping @Sendable () -> Void) {
+        listener.observeSessionChanges(observer)
+    }
+
     /// The writer's counters so far.
     package var statistics: StoreWriterStatistics {
         engine.writer.currentStatistics

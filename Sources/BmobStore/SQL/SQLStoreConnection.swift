@@ -81,6 +81,10 @@ protocol SQLStoreConnection: AnyObject, SendableMetatype {
     /// index violation, ``StoreError/Code/objectIdTaken`` for a primary key's; others pass through.
     func constraintError(_ error: StoreError) -> StoreError
 
+    /// Tells the other server nodes, once the open transaction commits, that sessions or the users and roles
+    /// behind them changed, so that they drop what they cached (nothing on an engine with one node).
+    func announceSessionChange() throws(StoreError)
+
     /// Appends one journal row in the open transaction and returns its `seq`.
     func appendJournal(_ values: [SQLValue]) throws(StoreError) -> Int64
 }

@@ -98,6 +98,9 @@ package final class SQLiteStore: Store {
         engine.writer.commits.observe(observer)
     }
 
+    /// One server writes a file, so no other node changes its sessions: `observer` is never called.
+    package func observeSessionChanges(_ observer: @escaping @Sendable () -> Void) {}
+
     /// Names of the migrations the database has applied, in the order they ran.
     /// - Throws: ``StoreError``.
     package func appliedMigrations() async throws -> [String] {

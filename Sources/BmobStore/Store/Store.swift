@@ -99,6 +99,11 @@ package protocol Store: Sendable {
     /// waking a task that then reads ``journal(after:limit:)``.
     func observeCommits(_ observer: @escaping @Sendable (Int64) -> Void)
 
+    /// Calls `observer` when another server node sharing the store ended sessions, changed a password, removed a
+    /// user or changed roles, so that the caller drops sessions it cached. On the store's thread: keep it short.
+    /// An engine with one node never calls it.
+    func observeSessionChanges(_ observer: @escaping @Sendable () -> Void)
+
     /// Finishes queued writes, then closes the store: later calls throw ``StoreError/Code/closed``.
     func close() async
 }

@@ -33,6 +33,13 @@ extension PostgresConnection: SQLStoreConnection {
         try execute("SELECT pg_notify('\(notifyChannel)', '\(journalHead)'); COMMIT")
     }
 
+    /// `pg_notify` on the app's channel with the payload `sessions`, delivered with the commit (and dropped with a
+    /// rollback); every node's ``PostgresJournalListener`` passes it on.
+    func announceSessionChange() throws(StoreError) {
+        guard let notifyChannel else { return }
+        try run("SELECT pg_notify(?, ?)", [.text(notifyChannel), .text(PostgresJournalListener.sessionsPayload)])
+    }
+
     /// Nothing to reset: a statement's work is bounded by `statement_timeout` on readers.
     func resetWorkBudget() {}
 

@@ -17,6 +17,7 @@ extension SQLWriteTransaction {
     func setCredential(userId: String, hash: String) throws {
         checkActive()
         try AccountRows.setCredential(connection, userId: userId, hash: hash)
+        try connection.announceSessionChange()
     }
 
     func insertSession(_ session: StoredSession) throws {
@@ -27,17 +28,22 @@ extension SQLWriteTransaction {
     @discardableResult
     func deleteSession(tokenHash: String) throws -> Bool {
         checkActive()
-        return try AccountRows.deleteSession(connection, tokenHash: tokenHash)
+        let deleted = try AccountRows.deleteSession(connection, tokenHash: tokenHash)
+        if deleted { try connection.announceSessionChange() }
+        return deleted
     }
 
     @discardableResult
     func deleteSessions(userId: String, except tokenHash: String?) throws -> Int {
         checkActive()
-        return try AccountRows.deleteSessions(connection, userId: userId, except: tokenHash)
+        let deleted = try AccountRows.deleteSessions(connection, userId: userId, except: tokenHash)
+        if deleted > 0 { try connection.announceSessionChange() }
+        return deleted
     }
 
     func deleteAccount(userId: String) throws {
         checkActive()
         try AccountRows.deleteAccount(connection, userId: userId)
+        try connection.announceSessionChange()
     }
 }

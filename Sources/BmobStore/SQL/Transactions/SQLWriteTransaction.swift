@@ -78,6 +78,7 @@ final class SQLWriteTransaction<Connection: SQLStoreConnection>: StoreWriteTrans
         journalHead = try JournalRows.append(
             connection, className: object.className, objectId: object.objectId, op: .create, beforeJSON: nil,
             afterJSON: object.jsonBytes(fieldsJSON: fieldsJSON), author: caller, time: time)
+        try announceIfSessionsDepend(on: object.className, .create)
     }
 
     func update(_ object: StoredObject) throws {
@@ -347,6 +348,15 @@ final class SQLWriteTransaction<Connection: SQLStoreConnection>: StoreWriteTrans
         journalHead = try JournalRows.append(
             connection, className: className, objectId: objectId, op: op, before: before, after: after,
             author: caller, time: time)
+        try announceIfSessionsDepend(on: className, op)
+    }
+
+    /// Role changes (memberships decide a caller's roles) and removed users change what a cached session stands
+    /// for: other server nodes are told to drop their session caches.
+    private func announceIfSessionsDepend(on className: String, _ op: JournalOperation) throws {
+        if className == "_Role" || (className == "_User" && (op == .delete || op == .dropClassObject)) {
+            try connection.announceSessionChange()
+        }
     }
 
     func checkActive() {

@@ -24,6 +24,9 @@ extension SQLiteConnection: SQLStoreConnection {
         try run("COMMIT")
     }
 
+    /// One server writes a file: no other node caches its sessions.
+    func announceSessionChange() throws(StoreError) {}
+
     func resetWorkBudget() {
         workBudget.reset()
     }
