@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
-"""The data API — create, get by id and an indexed query — on `bmob serve` against PocketBase, in the same run,
-and create against raw single-row SQLite inserts from Swift (`bmob-bench sqlite-inserts`).
+"""The data API — create, get by id and an indexed query — on `bmob serve` (SQLite, and PostgreSQL) against
+PocketBase, in the same run, and create against raw single-row SQLite inserts from Swift
+(`bmob-bench sqlite-inserts`).
+
+The PostgreSQL row runs `bmob serve --database` on a throwaway cluster (scripts/postgres.sh, durable settings)
+pinned to the same core as the server, and its CPU per request counts PostgreSQL's processes too.
 
 Both servers get one core pinned to CPU 0 (bmob `--loops 1`; PocketBase with GOMAXPROCS=1); wrk runs on CPU 1
 with 64 keep-alive connections, replaying pre-generated requests through Benchmarks/data_api.lua. Each server
@@ -73,17 +77,18 @@ class Client:
 class Bmob:
     name = "bmob"
     label = "bmob serve"
+    database = []
 
     def __init__(self, binary, workdir):
-        data = os.path.join(workdir, "bmob-data")
+        data = os.path.join(workdir, f"{self.name}-data")
         subprocess.run([binary, "apps", "create", "--data", data, "--name", "Bench", "--app-id", APP_ID,
-                        "--rest-key", REST_KEY, "--master-key", MASTER_KEY],
+                        "--rest-key", REST_KEY, "--master-key", MASTER_KEY] + self.database,
                        check=True, stdout=subprocess.DEVNULL)
         self.port = free_port()
-        self.log = open(os.path.join(workdir, "bmob.log"), "w")
+        self.log = open(os.path.join(workdir, f"{self.name}.log"), "w")
         self.process = subprocess.Popen(
             ["taskset", "-c", "0", binary, "serve", "--port", str(self.port), "--loops", "1", "--data", data,
-             "--log-level", "error"], stdout=self.log, stderr=subprocess.STDOUT)
+             "--log-level", "error"] + self.database, stdout=self.log, stderr=subprocess.STDOUT)
         wait_for(self.port, self.process)
         self.headers = {"X-Bmob-Application-Id": APP_ID, "X-Bmob-REST-API-Key": REST_KEY,
                         "Content-Type": "application/json"}
@@ -116,6 +121,32 @@ class Bmob:
     def check_query(self, threshold):
         path = self.request_line("query", threshold).split("\t")[1]
         return [row["score"] for row in self.client.call("GET", path)["results"]]
+
+
+class BmobPostgres(Bmob):
+    """`bmob serve --database` on a PostgreSQL cluster of its own, which runs on the server's core."""
+    name = "bmob-pg"
+    label = "bmob serve, PostgreSQL"
+
+    def __init__(self, binary, workdir):
+        self.environment = {**os.environ, "BMOB_POSTGRES_DIR": os.path.join(workdir, "postgres"),
+                            "BMOB_POSTGRES_PORT": "55470"}
+        url = subprocess.run(["taskset", "-c", "0", os.path.join(ROOT, "scripts", "postgres.sh"), "start"],
+                             check=True, capture_output=True, text=True, env=self.environment).stdout.strip()
+        self.database = ["--database", url]
+        super().__init__(binary, workdir)
+
+    def cpu_pids(self):
+        """The server and every PostgreSQL process of its cluster (the postmaster and its children)."""
+        pid_file = os.path.join(self.environment["BMOB_POSTGRES_DIR"], "data", "postmaster.pid")
+        with open(pid_file) as handle:
+            postmaster = int(handle.readline())
+        children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
+        return [self.process.pid, postmaster] + [int(pid) for pid in children]
+
+    def stop_database(self):
+        subprocess.run([os.path.join(ROOT, "scripts", "postgres.sh"), "destroy"], env=self.environment,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 class PocketBase:
@@ -242,10 +273,23 @@ def wrk(server, requests_file, seconds, connections, capture=None):
     return result
 
 
+def server_cpu(server):
+    """CPU seconds of a server's processes so far (a process that ended meanwhile counts nothing)."""
+    pids = server.cpu_pids() if hasattr(server, "cpu_pids") else [server.process.pid]
+    total = {}
+    for pid in pids:
+        try:
+            total[pid] = cpu_seconds([pid])
+        except (FileNotFoundError, ProcessLookupError):
+            pass
+    return total
+
+
 def measure(server, workload, requests_file, args, failures):
-    before = cpu_seconds([server.process.pid])
+    before = server_cpu(server)
     result = wrk(server, requests_file, args.seconds, args.connections)
-    used = cpu_seconds([server.process.pid]) - before
+    after = server_cpu(server)
+    used = sum(value - before.get(pid, 0) for pid, value in after.items())
     requests = max(1, result["requests"])
     row = {"rps": result["requests"] * 1e6 / result["duration_us"], "cpu_us": used * 1e6 / requests,
            "p50_us": result["p50_us"], "p99_us": result["p99_us"], "p999_us": result["p999_us"],
@@ -310,7 +354,8 @@ def write_report(path, rows, raw, ratios, args, seed_seconds, failures):
     table = ["| workload | server | requests/s | CPU per request | p50 | p99 | non-2xx / socket errors |",
              "|---|---|---:|---:|---:|---:|---:|"]
     for workload in ("create", "get", "query"):
-        for name, label in (("bmob", "bmob serve"), ("pocketbase", f"PocketBase {POCKETBASE_VERSION}")):
+        for name, label in (("bmob", "bmob serve"), ("bmob-pg", "bmob serve, PostgreSQL (its CPU counted)"),
+                            ("pocketbase", f"PocketBase {POCKETBASE_VERSION}")):
             row = rows[name, workload]
             table.append(f"| {labels[workload]} | {label} | {row['rps']:,.0f} | {row['cpu_us']:,.1f} µs | "
                          f"{fmt_us(row['p50_us'])} | {fmt_us(row['p99_us'])} | "
@@ -329,6 +374,14 @@ def write_report(path, rows, raw, ratios, args, seed_seconds, failures):
                               ratios["create_raw_cpu"], 0.8),
                    ratio_line("indexed query: bmob / PocketBase", ratios["query_pb"], ratios["query_pb_cpu"], 5),
                    ratio_line("get by id: bmob / PocketBase", ratios["get_pb"], ratios["get_pb_cpu"], None)]
+    pg_table = ["| ratio (medians) | by requests/s | by CPU per request | target (CPU per request) | |",
+                "|---|---:|---:|---:|---|"]
+    for workload, target in (("create", 3), ("query", 3), ("get", None)):
+        value = ratios[f"pg_{workload}_pb_cpu"]
+        verdict_text = "—" if target is None else ("met" if value >= target else
+                                                  f"**missed** ({value / target:.0%} of the target)")
+        pg_table.append(f"| {labels[workload]}: bmob on PostgreSQL / PocketBase | {ratios[f'pg_{workload}_pb']:.2f}× | "
+                        f"{value:.2f}× | {'—' if target is None else f'≥ {target}×'} | {verdict_text} |")
     missed = [name for name, value, target in (
         ("create ≥ 10× PocketBase", ratios["create_pb"], 10),
         ("create ≥ 0.8× raw SQLite", ratios["create_raw"], 0.8),
@@ -364,6 +417,11 @@ second line also appends a `__journal` row inside `BEGIN IMMEDIATE`/`SAVEPOINT`,
 
 {chr(10).join(ratio_table)}
 
+On PostgreSQL (`bmob serve --database`, a cluster of its own with durable settings, pinned to CPU 0 with the
+server, so one core serves both; CPU per request counts the server and every PostgreSQL process):
+
+{chr(10).join(pg_table)}
+
 Targets are judged on requests/s. The second ratio column divides the reference's CPU time per request by
 bmob's (for raw SQLite, bmob-bench's own CPU time per insert), read from /proc around each run: it moves less
 when other work shares the machine, so it is the figure to check when the two disagree. A raw SQLite insert's
@@ -396,6 +454,7 @@ def main():
     try:
         servers.append(Bmob(args.bmob, args.workdir))
         servers.append(PocketBase(pocketbase, args.workdir))
+        servers.append(BmobPostgres(args.bmob, args.workdir))
         for server in servers:
             server.setup()
         rng = random.Random(20261130)
@@ -408,7 +467,7 @@ def main():
         files, thresholds = request_files(args.workdir, servers, ids, rng)
         for threshold in thresholds[:3]:
             answers = [server.check_query(threshold) for server in servers]
-            if answers[0] != answers[1] or len(answers[0]) != 20:
+            if any(answer != answers[0] for answer in answers) or len(answers[0]) != 20:
                 raise RuntimeError(f"the servers answer the query for {threshold} differently: {answers}")
         for server in servers:  # warm up: caches, JIT-free but page cache and allocator
             for workload in ("get", "query", "create"):
@@ -448,6 +507,9 @@ def main():
             "query_pb_cpu": rows["pocketbase", "query"]["cpu_us"] / rows["bmob", "query"]["cpu_us"],
             "get_pb_cpu": rows["pocketbase", "get"]["cpu_us"] / rows["bmob", "get"]["cpu_us"],
         }
+        for workload in WORKLOADS:
+            ratios[f"pg_{workload}_pb"] = rows["bmob-pg", workload]["rps"] / rows["pocketbase", workload]["rps"]
+            ratios[f"pg_{workload}_pb_cpu"] = rows["pocketbase", workload]["cpu_us"] / rows["bmob-pg", workload]["cpu_us"]
         print("ratios: " + ", ".join(f"{key} {value:.2f}" for key, value in ratios.items()), flush=True)
         if args.json:
             os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
@@ -467,6 +529,8 @@ def main():
                 server.process.kill()
                 server.process.wait()
             server.log.close()
+            if hasattr(server, "stop_database"):
+                server.stop_database()
         shutil.rmtree(args.workdir, ignore_errors=True)
 
 

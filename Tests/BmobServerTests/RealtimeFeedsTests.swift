@@ -105,7 +105,8 @@ import Testing
     @Test func serverRunIsTheRootOfHTTPAndTheFeedsAndCancellingItStopsBoth() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-run-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        await (try await TestServer.start(dataDirectory: folder)).stop()  // the folder with the test app
+        // The folder with the test app in apps.json, which the plain server below (SQLite) reads.
+        await (try await TestServer.start(dataDirectory: folder) { $0.storage = .sqlite() }).stop()
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0

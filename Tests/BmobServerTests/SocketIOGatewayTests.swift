@@ -1,5 +1,6 @@
 import BmobIO
 import BmobServer
+import BmobStore
 import BmobTesting
 import BmobWire
 import Foundation
@@ -241,7 +242,8 @@ import Testing
     @Test func theIgnoreACLSettingRestoresBmobCloudBehaviour() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-rt-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        var server = try await TestServer.start(dataDirectory: folder)
+        // The setting is edited in apps.json, so this server keeps its apps in the file whatever the engine.
+        var server = try await TestServer.start(dataDirectory: folder) { $0.storage = .sqlite() }
         await server.stop()
         let registry = folder.appendingPathComponent("apps.json")
         guard case .object(var root) = try JSONParser.parse(String(contentsOf: registry, encoding: .utf8)),
@@ -251,7 +253,7 @@ import Testing
         list[0] = .object(app)
         root["apps"] = .array(list)
         try JSONValue.object(root).jsonString.write(to: registry, atomically: true, encoding: .utf8)
-        server = try await TestServer.start(dataDirectory: folder)
+        server = try await TestServer.start(dataDirectory: folder) { $0.storage = .sqlite() }
         do {
             let client = try await SocketIOTestClient.connect(server)
             try await client.subscribe("Diary", .updateTable)

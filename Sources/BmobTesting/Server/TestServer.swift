@@ -64,10 +64,13 @@ package final class TestServer: Sendable {
         // A whole suite runs at once on two cores: a handshake may wait seconds for its WebSocket. Tests of the
         // lifetime itself set their own.
         configuration.realtimeHandshakeLifetimeSeconds = 60
-        if TestPostgres.isSelected {
+        // On PostgreSQL, a database of its own, unless `configure` chose the storage itself.
+        let unset = StorageConfiguration.postgres(url: "")
+        if TestPostgres.isSelected { configuration.storage = unset }
+        configure(&configuration)
+        if configuration.storage == unset {
             configuration.storage = .postgres(url: try await withoutBlockingThePool { try postgresDatabase(for: directory) })
         }
-        configure(&configuration)
         let registry = AppRegistry(dataDirectory: directory.path, storage: configuration.storage)
         // A folder a test filled with its own apps brings them to PostgreSQL, as a server's first start does.
         try registry.importFileIfEmpty()
