@@ -450,6 +450,7 @@ def main():
     args = parser.parse_args()
     pocketbase = pocketbase_binary(args.pocketbase)
     args.workdir = tempfile.mkdtemp(prefix="bmob-data-bench-")
+    os.chmod(args.workdir, 0o755)  # run as root, PostgreSQL runs as `postgres` and must reach its folder
     servers = []
     try:
         servers.append(Bmob(args.bmob, args.workdir))

@@ -77,6 +77,10 @@ package protocol SQLDialect: Sendable {
     /// A field value as a number for `sum`, `average`, `max` and `min`; NULL (ignored) for anything else.
     func number(_ value: String) -> String
 
+    /// One expression of a `CREATE INDEX`, ordered so that ``orderTerm(_:descending:)`` in either direction can
+    /// read the index instead of sorting.
+    func indexTerm(_ expression: String) -> String
+
     /// The text the engine runs for a statement whose parameters are marked `?`.
     func statementText(_ sql: String) -> String
 }

@@ -99,6 +99,11 @@ package struct SQLiteDialect: SQLDialect {
         descending ? "\(expression) DESC" : expression
     }
 
+    /// The expression itself: SQLite's indexes put NULL first already.
+    package func indexTerm(_ expression: String) -> String {
+        expression
+    }
+
     /// The value itself: SQLite's `sum` skips text, and `max`/`min` compare what they get.
     package func number(_ value: String) -> String {
         value

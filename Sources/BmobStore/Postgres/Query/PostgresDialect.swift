@@ -134,6 +134,12 @@ package struct PostgresDialect: SQLDialect {
         descending ? "\(expression) DESC NULLS LAST" : "\(expression) ASC NULLS FIRST"
     }
 
+    /// `<expression> NULLS FIRST`: read forwards for `ASC NULLS FIRST`, backwards for `DESC NULLS LAST` (a default
+    /// index, NULLS LAST, would serve neither, and every ordered query would sort).
+    package func indexTerm(_ expression: String) -> String {
+        "\(expression) NULLS FIRST"
+    }
+
     /// `bmob_number(<value>)`: the number a `jsonb` number holds, NULL for anything else.
     package func number(_ value: String) -> String {
         "bmob_number(\(value))"

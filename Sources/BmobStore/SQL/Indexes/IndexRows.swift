@@ -37,7 +37,7 @@ enum IndexRows {
         schema: [String: FieldSchema],
         unique: Bool
     ) -> String {
-        let expressions = paths.map { "(\(dialect.comparable($0, schema: $0.schema(in: schema))))" }
+        let expressions = paths.map { dialect.indexTerm(dialect.comparable($0, schema: $0.schema(in: schema))) }
         return
             "CREATE \(unique ? "UNIQUE " : "")INDEX \(name.quoted) ON \(table.quoted) (\(expressions.joined(separator: ", ")))"
     }
