@@ -60,12 +60,22 @@ class Client:
         self.local = threading.local()
 
     def call(self, method, path, body=None, headers=None):
-        connection = getattr(self.local, "connection", None)
-        if connection is None:
-            connection = self.local.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
         payload = None if body is None else json.dumps(body, separators=(",", ":"))
-        connection.request(method, path, payload, {**self.headers, **(headers or {})})
-        response = connection.getresponse()
+        for attempt in (1, 2):
+            connection = getattr(self.local, "connection", None)
+            if connection is None:
+                connection = self.local.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+            try:
+                connection.request(method, path, payload, {**self.headers, **(headers or {})})
+                response = connection.getresponse()
+                break
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                # The server closed a keep-alive connection that idled past its timeout (while other servers
+                # were seeded): open a new one, once.
+                connection.close()
+                self.local.connection = None
+                if attempt == 2:
+                    raise
         data = response.read()
         if response.status >= 300:
             raise RuntimeError(f"{method} {path} → {response.status} {data[:500]!r}")
