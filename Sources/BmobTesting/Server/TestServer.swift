@@ -61,9 +61,10 @@ package final class TestServer: Sendable {
         configuration.port = 0
         configuration.loops = 2
         configuration.dataDirectory = directory.path
-        // A whole suite runs at once on two cores: a handshake may wait seconds for its WebSocket. Tests of the
-        // lifetime itself set their own.
+        // A whole suite runs at once on two cores, where a connection may wait seconds for its request's first
+        // byte to be read, and a handshake for its WebSocket. Tests of these limits set their own.
         configuration.realtimeHandshakeLifetimeSeconds = 60
+        configuration.headerTimeoutSeconds = 60
         // On PostgreSQL, a database of its own, unless `configure` chose the storage itself.
         let unset = StorageConfiguration.postgres(url: "")
         if TestPostgres.isSelected { configuration.storage = unset }
