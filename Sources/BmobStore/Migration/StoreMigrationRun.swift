@@ -203,7 +203,7 @@ final class StoreMigrationRun {
     /// Refuses a database that this version's ``SQLiteMigration`` list has not fully migrated: the copy reads the
     /// latest layout, and a read-only connection cannot migrate it.
     static func checkMigrated(_ connection: SQLiteConnection) throws {
-        let applied = Set(try connection.rows("SELECT name FROM \(SQLTableName.migrations.quoted)") { $0.text(0) ?? "" })
+        let applied = Set(try MigrationRows.appliedNames(connection))
         let known = Set(SQLiteMigration.builtin.map(\.name))
         guard applied.isSubset(of: known) else {
             throw StoreError(.incompatible, "the SQLite database was written by a newer version of bmob")

@@ -105,4 +105,27 @@ extension SQLStoreConnection {
     func firstRow<T>(_ sql: String, _ map: (Row) throws -> T) throws -> T? {
         try firstRow(sql, [], map)
     }
+
+    /// ``rows(_:_:_:)`` for a `map` that cannot fail: only the engine's ``StoreError`` comes out.
+    func readRows<T>(_ sql: String, _ arguments: [SQLValue] = [], _ map: (Row) -> T) throws(StoreError) -> [T] {
+        do {
+            return try rows(sql, arguments, map)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// ``firstRow(_:_:_:)`` for a `map` that cannot fail: only the engine's ``StoreError`` comes out.
+    func readFirstRow<T>(_ sql: String, _ arguments: [SQLValue] = [], _ map: (Row) -> T) throws(StoreError) -> T? {
+        do {
+            return try firstRow(sql, arguments, map)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// The statement's own error; anything else (which a map that cannot fail never throws) as internal.
+    private static func storeError(_ error: any Error) -> StoreError {
+        error as? StoreError ?? StoreError(.internal, "reading a result failed", underlying: error)
+    }
 }

@@ -11,6 +11,6 @@ extension SQLReadTransaction where Connection == SQLiteConnection {
     /// Names of applied migrations, for ``SQLiteStore/appliedMigrations()``.
     func appliedMigrations() throws -> [String] {
         try checkUsable()
-        return try SQLiteMigrator.appliedNames(connection)
+        return try MigrationRows.appliedNames(connection)
     }
 }

@@ -63,26 +63,14 @@ extension PostgresConnection: SQLStoreConnection {
     }
 
     func classTableExists(_ table: SQLTableName) throws(StoreError) -> Bool {
-        do {
-            return try firstRow("SELECT to_regclass(?) IS NOT NULL", [.text(table.quoted)]) { $0.bool(0) } ?? false
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.internal, "reading the schema failed", underlying: error)
-        }
+        try readFirstRow("SELECT to_regclass(?) IS NOT NULL", [.text(table.quoted)]) { $0.bool(0) } ?? false
     }
 
     func classTableNames() throws(StoreError) -> [String] {
-        do {
-            return try rows(
-                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename", []
-            ) { $0.text(0) ?? "" }
-            .filter(SQLTableName.isClassTable)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.internal, "reading the schema failed", underlying: error)
+        try readRows("SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename") {
+            $0.text(0) ?? ""
         }
+        .filter(SQLTableName.isClassTable)
     }
 
     /// SQLSTATE 42P01, undefined table.
@@ -97,15 +85,7 @@ extension PostgresConnection: SQLStoreConnection {
 
     /// The largest `seq` plus one, drawn under the app's advisory lock, which the writer's transaction holds.
     func appendJournal(_ values: [SQLValue]) throws(StoreError) -> Int64 {
-        let seq: Int64?
-        do {
-            seq = try firstRow(Self.appendJournalSQL, values) { $0.int64(0) }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.internal, "appending to the journal failed", underlying: error)
-        }
-        guard let seq else { throw StoreError(.internal, "the journal returned no seq") }
+        guard let seq = try readFirstRow(Self.appendJournalSQL, values, { $0.int64(0) }) else { throw StoreError(.internal, "the journal returned no seq") }
         lastSeenSeq = seq
         return seq
     }

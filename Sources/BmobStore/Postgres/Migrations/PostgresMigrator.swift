@@ -11,34 +11,16 @@ enum PostgresMigrator {
     static func migrate(
         _ connection: PostgresConnection, _ schema: PostgresSchemaName, _ migrations: [PostgresMigration], now: Int64
     ) throws {
-        try connection.execute(
-            """
-            BEGIN; SELECT pg_advisory_xact_lock(\(schema.lockKey));
-            CREATE SCHEMA IF NOT EXISTS \(schema.quoted);
-            SET LOCAL search_path TO \(schema.quoted);
-            CREATE TABLE IF NOT EXISTS \(table) (
-                position bigint GENERATED ALWAYS AS IDENTITY, name text PRIMARY KEY, appliedAt bigint NOT NULL)
-            """)
-        do {
-            let applied = Set(try appliedNames(connection))
-            let known = Set(migrations.map(\.name))
-            guard applied.isSubset(of: known) else {
-                throw StoreError(.incompatible, "the database was written by a newer version of the store")
-            }
-            for migration in migrations where !applied.contains(migration.name) {
-                try connection.execute(migration.sql)
-                try connection.run(
-                    "INSERT INTO \(table) (name, appliedAt) VALUES (?, ?)", [.text(migration.name), .integer(now)])
-            }
-            try connection.execute("COMMIT")
-        } catch {
-            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
-            throw error
-        }
-    }
-
-    /// Names of applied migrations, in the order they ran.
-    static func appliedNames(_ connection: PostgresConnection) throws -> [String] {
-        try connection.rows("SELECT name FROM \(table) ORDER BY position") { $0.text(0) ?? "" }
+        try MigrationRows.applyPending(
+            connection,
+            begin: """
+                BEGIN; SELECT pg_advisory_xact_lock(\(schema.lockKey));
+                CREATE SCHEMA IF NOT EXISTS \(schema.quoted);
+                SET LOCAL search_path TO \(schema.quoted);
+                CREATE TABLE IF NOT EXISTS \(table) (
+                    position bigint GENERATED ALWAYS AS IDENTITY, name text PRIMARY KEY, appliedAt bigint NOT NULL)
+                """,
+            migrations.map { migration in (migration.name, { connection in try connection.execute(migration.sql) }) },
+            now: now)
     }
 }

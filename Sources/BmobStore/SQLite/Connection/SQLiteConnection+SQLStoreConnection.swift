@@ -51,26 +51,14 @@ extension SQLiteConnection: SQLStoreConnection {
     }
 
     func classTableExists(_ table: SQLTableName) throws(StoreError) -> Bool {
-        do {
-            return try firstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table.name)]) {
-                _ in true
-            } ?? false
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.internal, "reading the schema failed", underlying: error)
-        }
+        try readFirstRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table.name)]) { _ in
+            true
+        } ?? false
     }
 
     func classTableNames() throws(StoreError) -> [String] {
-        do {
-            return try rows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) ?? "" }
-                .filter(SQLTableName.isClassTable)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw StoreError(.internal, "reading the schema failed", underlying: error)
-        }
+        try readRows("SELECT name FROM sqlite_master WHERE type = 'table'") { $0.text(0) ?? "" }
+            .filter(SQLTableName.isClassTable)
     }
 
     /// `SQLITE_ERROR`, which "no such table" is.
