@@ -11,19 +11,15 @@ import BmobIO
 /// reloads the catalog and runs once more: PostgreSQL aborts the transaction at the failed statement, so the
 /// read cannot go on as SQLite's does.
 final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
-    // Invariant: `slots[i]` is only touched by the pool thread with index `i`, and by ``shutdown()`` after every
-    // pool thread was joined. The array never changes after `init`.
-    private let slots: [Slot]
-    private let pool: ThreadPool
+    // Invariant: the slots are ``ReaderThreads``'s, each touched by its own thread only.
+    private let threads: ReaderThreads<Slot>
     private let configuration: PostgresStore.Configuration
     private let registry: SchemaRegistry
 
     init(configuration: PostgresStore.Configuration, registry: SchemaRegistry) {
-        let count = max(1, configuration.readerCount)
         self.configuration = configuration
         self.registry = registry
-        slots = (0..<count).map { _ in Slot() }
-        pool = ThreadPool(threadCount: count, name: "bmob-pg-r")
+        threads = ReaderThreads(count: configuration.readerCount, name: "bmob-pg-r") { Slot() }
     }
 
     func submit<T>(
@@ -31,40 +27,32 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
         _ body: @escaping @Sendable (SQLReadTransaction<PostgresConnection>) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        pool.submit { index in
-            completion(Result { try self.perform(index: index, ticket: ticket, body) })
-        }
+        threads.submit({ slot in try self.perform(slot, ticket: ticket, body) }, completion: completion)
     }
 
     func shutdown() {
-        pool.shutdown()
-        for slot in slots {
-            slot.connection?.close()
-            slot.connection = nil
-            slot.cancel = nil
-        }
+        threads.shutdown(discard)
     }
 
     private func perform<T>(
-        index: Int,
+        _ slot: Slot,
         ticket: StoreReadTicket,
         _ body: (SQLReadTransaction<PostgresConnection>) throws -> T
     ) throws -> T {
         do {
-            return try attempt(index: index, ticket: ticket, body)
+            return try attempt(slot, ticket: ticket, body)
         } catch let error as StoreError where error.postgresState == .undefinedTable && !ticket.isCancelled {
-            try refreshCatalog(index: index)
-            return try attempt(index: index, ticket: ticket, body)
+            try refreshCatalog(slot)
+            return try attempt(slot, ticket: ticket, body)
         }
     }
 
     private func attempt<T>(
-        index: Int,
+        _ slot: Slot,
         ticket: StoreReadTicket,
         _ body: (SQLReadTransaction<PostgresConnection>) throws -> T
     ) throws -> T {
-        let slot = slots[index]
-        let connection = try connection(at: index)
+        let connection = try connection(in: slot)
         if let cancel = slot.cancel {
             guard ticket.start(cancel) else { throw CancellationError() }
         } else if ticket.isCancelled {
@@ -93,8 +81,8 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
     }
 
     /// Reloads the schema catalog from the database and publishes it, after a read found a table missing.
-    private func refreshCatalog(index: Int) throws {
-        let connection = try connection(at: index)
+    private func refreshCatalog(_ slot: Slot) throws {
+        let connection = try connection(in: slot)
         do {
             try connection.execute(beginSQL(connection))
             let catalog = try SchemaRows.loadCatalog(connection)
@@ -102,7 +90,7 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
             try connection.execute("ROLLBACK")
             registry.publish(catalog, asOf: head)
         } catch {
-            if connection.isBroken { discard(slots[index]) } else { try? connection.execute("ROLLBACK") }
+            if connection.isBroken { discard(slot) } else { try? connection.execute("ROLLBACK") }
             throw error
         }
     }
@@ -119,8 +107,7 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
         slot.cancel = nil
     }
 
-    private func connection(at index: Int) throws -> PostgresConnection {
-        let slot = slots[index]
+    private func connection(in slot: Slot) throws -> PostgresConnection {
         if let connection = slot.connection, !connection.isBroken { return connection }
         discard(slot)
         let connection = try PostgresConnection(url: configuration.url, applicationName: "bmob-reader")

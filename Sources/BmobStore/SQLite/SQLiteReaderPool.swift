@@ -6,20 +6,15 @@ import BmobIO
 /// waits for the writer. Each read starts with a fresh ``SQLiteWorkBudget``: one that does more work than
 /// ``StoreWorkLimits`` allow fails with the budget's error and leaves the thread to the next read.
 final class SQLiteReaderPool: SQLReaderPool, @unchecked Sendable {
-    // Invariant: `slots[i].connection` is only touched by the pool thread with index `i`, and by
-    // ``shutdown()`` after every pool thread was joined. The array itself never changes after `init`, so
-    // threads never write to shared storage (one box per slot, not one array of connections).
-    private let slots: [Slot]
-    private let pool: ThreadPool
+    // Invariant: the slots are ``ReaderThreads``'s, each touched by its own thread only.
+    private let threads: ReaderThreads<Slot>
     private let configuration: SQLiteStore.Configuration
     private let registry: SchemaRegistry
 
     init(configuration: SQLiteStore.Configuration, registry: SchemaRegistry) {
-        let count = max(1, configuration.readerCount)
         self.configuration = configuration
         self.registry = registry
-        slots = (0..<count).map { _ in Slot() }
-        pool = ThreadPool(threadCount: count, name: "bmob-sqlite-r")
+        threads = ReaderThreads(count: configuration.readerCount, name: "bmob-sqlite-r") { Slot() }
     }
 
     /// Queues a read; `completion` receives its result on the reader thread.
@@ -28,27 +23,24 @@ final class SQLiteReaderPool: SQLReaderPool, @unchecked Sendable {
         _ body: @escaping @Sendable (SQLReadTransaction<SQLiteConnection>) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        pool.submit { index in
-            completion(Result { try self.perform(index: index, ticket: ticket, body) })
-        }
+        threads.submit({ slot in try self.perform(slot, ticket: ticket, body) }, completion: completion)
     }
 
     /// Waits for queued reads, stops the threads and closes the connections. Blocks: call it on the writer
     /// thread (``SQLiteStore/close()`` does).
     func shutdown() {
-        pool.shutdown()
-        for slot in slots {
+        threads.shutdown { slot in
             slot.connection?.close()
             slot.connection = nil
         }
     }
 
     private func perform<T>(
-        index: Int,
+        _ slot: Slot,
         ticket: StoreReadTicket,
         _ body: (SQLReadTransaction<SQLiteConnection>) throws -> T
     ) throws -> T {
-        let connection = try connection(at: index)
+        let connection = try connection(in: slot)
         guard ticket.start(connection.interruptHandle) else { throw CancellationError() }
         defer { ticket.finish() }
         connection.resetWorkBudget()
@@ -79,8 +71,7 @@ final class SQLiteReaderPool: SQLReaderPool, @unchecked Sendable {
         }
     }
 
-    private func connection(at index: Int) throws -> SQLiteConnection {
-        let slot = slots[index]
+    private func connection(in slot: Slot) throws -> SQLiteConnection {
         if let connection = slot.connection { return connection }
         let connection = try SQLiteConnection(
             path: configuration.path, readOnly: true,
