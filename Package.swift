@@ -80,17 +80,17 @@ var targets: [Target] = [
     .testTarget(name: "BmobCryptoTests", dependencies: ["BmobCrypto"]),
     .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto", "BmobServerCodecs"]),
     .testTarget(name: "BmobCoreTests", dependencies: ["BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
-    .testTarget(name: "BmobRealtimeTests", dependencies: ["BmobRealtime", "BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
+    .testTarget(name: "BmobRealtimeTests", dependencies: ["BmobRealtime", "BmobCore", "BmobWire", "BmobCrypto", "BmobTesting", "BmobIO"]),
     .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobTesting", "BmobWire", "BmobStore", "BmobServer"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire", "BmobServerCodecs"]),
     // Fixtures/ holds data files that the tests read from the source tree (the $regex differential corpus).
     .testTarget(
         name: "BmobStoreTests",
-        dependencies: ["BmobStore", "BmobWire", "BmobServerCodecs", "BmobTesting", "bmob-crash-writer"],
+        dependencies: ["BmobStore", "BmobWire", "BmobServerCodecs", "BmobTesting", "BmobIO", "bmob-crash-writer"],
         exclude: ["Fixtures"]
     ),
-    .testTarget(name: "BmobServerTests", dependencies: ["BmobServer", "BmobStore", "BmobTesting", "BmobHTTP", "BmobWire", "BmobServerCodecs", "bmob"]),
+    .testTarget(name: "BmobServerTests", dependencies: ["BmobServer", "BmobStore", "BmobTesting", "BmobHTTP", "BmobIO", "BmobWire", "BmobServerCodecs", "bmob"]),
 ]
 
 if fuzz {

@@ -110,6 +110,14 @@ static inline int CSystemShims_pipe_nonblocking(int fds[2]) {
 
 static inline int CSystemShims_errno(void) { return errno; }
 
+/// A blocking pipe whose two ends are close-on-exec, so that no child started meanwhile inherits them.
+static inline int CSystemShims_pipe_cloexec(int fds[2]) {
+    if (pipe(fds) != 0) return -1;
+    CSystemShims_set_cloexec(fds[0]);
+    CSystemShims_set_cloexec(fds[1]);
+    return 0;
+}
+
 #ifdef __linux__
 // Declared here rather than defining _GNU_SOURCE, which would make glibc types differ from SwiftGlibc's.
 extern int pthread_setname_np(pthread_t thread, const char *name);
@@ -126,6 +134,39 @@ static inline void CSystemShims_set_thread_name(const char *name) {
     pthread_setname_np(name);
 #endif
 }
+
+#ifdef __linux__
+#include <spawn.h>
+// glibc 2.29 and 2.34 extensions, declared here for the same reason as pthread_setname_np.
+extern int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+
+/// Starts `path` with `argv` and `envp` (NULL-terminated) in `directory` (NULL: the current one). The child's
+/// standard input, output and error are `in`, `out` and `err` (-1: /dev/null) and it inherits no other
+/// descriptor, whatever their close-on-exec flag. Returns 0 and sets `pid`, or an errno value.
+///
+/// Unlike Foundation's `Process.run()`, nothing here reads `/proc/self/fd` in the parent (the child closes
+/// its descriptors with `close_range`), so starting processes is safe while other threads open and close files.
+static inline int CSystemShims_spawn(pid_t *pid, const char *path, char *const argv[], char *const envp[],
+                                     const char *directory, int in, int out, int err) {
+    posix_spawn_file_actions_t actions;
+    int result = posix_spawn_file_actions_init(&actions);
+    if (result != 0) return result;
+    int sources[3] = {in, out, err};
+    for (int target = 0; target < 3 && result == 0; target++) {
+        if (sources[target] < 0) {
+            result = posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0);
+        } else {
+            result = posix_spawn_file_actions_adddup2(&actions, sources[target], target);
+        }
+    }
+    if (result == 0 && directory != NULL) result = posix_spawn_file_actions_addchdir_np(&actions, directory);
+    if (result == 0) result = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    if (result == 0) result = posix_spawn(pid, path, &actions, NULL, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    return result;
+}
+#endif
 
 static const short CSystemShims_POLLIN = POLLIN;
 static const short CSystemShims_POLLOUT = POLLOUT;

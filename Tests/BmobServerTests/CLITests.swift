@@ -1,3 +1,4 @@
+import BmobIO
 import BmobStore
 import BmobTesting
 import BmobWire
@@ -22,36 +23,41 @@ import Glibc
     }
 
     private func run(_ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let process = try ChildProcess(Self.executable.path, arguments, output: .pipe, error: .pipe)
+        // Both pipes are read at once, so that a full one cannot stall the other.
+        let errors = LockedValue<[UInt8]>([])
+        let errorReader = BmobIO.Thread.spawn(name: "cli-stderr") {
+            let bytes = ChildProcess.readToEnd(process.error!)
+            errors.withLock { $0 = bytes }
+        }
+        let stdout = ChildProcess.readToEnd(process.output!)
+        errorReader.join()
+        let termination = try Self.waitBlocking(process)
         return Result(
-            status: process.terminationStatus,
+            status: termination.status,
             stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self)
+            stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self)
         )
     }
 
+    /// The child's end, waited for on this thread (the tests that call it are synchronous).
+    private static func waitBlocking(_ process: ChildProcess) throws -> ChildProcess.Termination {
+        let ended = DispatchSemaphore(value: 0)
+        process.onTermination { _ in ended.signal() }
+        guard ended.wait(timeout: .now() + 120) == .success, let termination = process.termination else {
+            process.send(SIGKILL)
+            throw TestFailure("bmob did not exit within 120 s")
+        }
+        return termination
+    }
+
     /// Starts `bmob serve` on port 0 and returns it with everything it printed up to its listening line.
-    private func startServe(data: String) throws -> (process: Process, output: String) {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--port", "0", "--data", data]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = Pipe()
-        try process.run()
+    private func startServe(data: String) throws -> (process: ChildProcess, output: String) {
+        let process = try ChildProcess(
+            Self.executable.path, ["serve", "--port", "0", "--data", data], output: .pipe, error: .null)
         var text = ""
         while !text.contains("listening on ") {
-            let chunk = out.fileHandleForReading.availableData
+            let chunk = ChildProcess.read(process.output!)
             if chunk.isEmpty { break }  // the process ended
             text += String(decoding: chunk, as: UTF8.self)
         }
@@ -120,7 +126,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: data) }
         let (process, text) = try startServe(data: data)
         // A failed expectation that throws must not leave a server running after the tests.
-        defer { if process.isRunning { process.terminate() } }
+        defer { process.send(SIGTERM) }
         let lines = text.split(separator: "\n").map(String.init)
         let listening = lines.filter { $0.hasPrefix("listening on ") }
         #expect(listening.count == 1)
@@ -140,18 +146,16 @@ import Glibc
                 headers: [("X-Bmob-Application-Id", applicationId ?? ""), ("X-Bmob-REST-API-Key", restKey ?? "")]))
         #expect(try await connection.readResponse().status == 200)
 
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        process.send(SIGTERM)
+        #expect(await process.waitForExit() == .exited(0))
         #expect(await connection.waitForClose())
 
         // A second start reuses the app and prints no keys.
         let (second, secondText) = try startServe(data: data)
-        defer { if second.isRunning { second.terminate() } }
-        kill(second.processIdentifier, SIGINT)
-        second.waitUntilExit()
+        defer { second.send(SIGTERM) }
+        second.send(SIGINT)
         #expect(!secondText.contains("Application ID"))
-        #expect(second.terminationStatus == 0)
+        #expect(await second.waitForExit() == .exited(0))
     }
 
     @Test func migrateCopiesEveryAppIntoPostgreSQLAndPrintsTheCounts() async throws {

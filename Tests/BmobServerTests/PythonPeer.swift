@@ -1,3 +1,4 @@
+import BmobIO
 import BmobTesting
 import Foundation
 
@@ -9,36 +10,29 @@ enum PythonPeer {
     /// - Throws: ``PythonPeers/NotInstalled`` when the interpreter is missing, ``TestFailure`` when the script
     ///   fails or times out.
     static func run(_ name: String, _ arguments: [String], timeout: Double = 30) async throws -> String {
-        let process = try PythonPeers.process(script: name, arguments: arguments)
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        let finished = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in finished.continuation.finish() }
-        try process.run()
+        let process = try PythonPeers.start(script: name, arguments: arguments)
         let watchdog = Task {
             try await Task.sleep(for: .seconds(timeout))
-            process.terminate()
+            process.send(SIGTERM)
         }
         // Read while it runs, so a full pipe cannot block the script. The blocking reads get threads of their
         // own: on Swift's shared executor they would hold its few threads, and the server under test (whose
         // realtime feeds run there) would stall until the script ends.
-        async let out = Self.readToEnd(output.fileHandleForReading)
-        async let err = Self.readToEnd(errors.fileHandleForReading)
-        for await _ in finished.stream {}
+        async let out = Self.readToEnd(process.output!)
+        async let err = Self.readToEnd(process.error!)
+        let termination = await process.waitForExit()
         watchdog.cancel()
         let (stdout, stderr) = await (out, err)
-        guard process.terminationStatus == 0 else {
-            throw TestFailure("\(name) exited with \(process.terminationStatus): \(String(decoding: stderr, as: UTF8.self))")
+        guard termination == .exited(0) else {
+            throw TestFailure("\(name) ended with \(termination): \(String(decoding: stderr, as: UTF8.self))")
         }
         return String(decoding: stdout, as: UTF8.self)
     }
 
-    private static func readToEnd(_ handle: FileHandle) async -> Data {
+    private static func readToEnd(_ fd: Int32) async -> [UInt8] {
         await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
-                continuation.resume(returning: handle.readDataToEndOfFile())
+            Foundation.Thread.detachNewThread {
+                continuation.resume(returning: ChildProcess.readToEnd(fd))
             }
         }
     }

@@ -1,3 +1,4 @@
+import BmobIO
 import BmobStore
 import BmobTesting
 import Dispatch
@@ -77,16 +78,9 @@ struct SQLiteStoreCrashTests {
     }
 
     private static func runAndKillBlocking(_ executable: URL, arguments: [String], count: Int) throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        try? pipe.fileHandleForWriting.close()
-        let pid = process.processIdentifier
+        let process = try ChildProcess(executable.path, arguments, output: .pipe)
         // A child that stalls is killed after 120 s, so the test fails instead of hanging.
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        let watchdog = DispatchWorkItem { process.send(SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
         defer { watchdog.cancel() }
 
@@ -94,7 +88,7 @@ struct SQLiteStoreCrashTests {
         var acknowledged: [String] = []
         var killed = false
         while true {
-            let data = pipe.fileHandleForReading.availableData
+            let data = ChildProcess.read(process.output!)
             if data.isEmpty { break }
             pending += data
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
@@ -103,12 +97,15 @@ struct SQLiteStoreCrashTests {
                 if line.hasPrefix("ack ") { acknowledged.append(String(line.dropFirst(4))) }
             }
             if !killed, acknowledged.count >= count {
-                kill(pid, SIGKILL)
+                process.send(SIGKILL)
                 killed = true
             }
         }
-        process.waitUntilExit()
-        let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+        let ended = DispatchSemaphore(value: 0)
+        process.onTermination { _ in ended.signal() }
+        ended.wait()
+        var signal: Int32?
+        if case .signaled(let number) = process.termination { signal = number }
         return Outcome(acknowledged: acknowledged, killedBySignal: signal)
     }
 }

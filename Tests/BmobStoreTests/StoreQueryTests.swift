@@ -195,6 +195,40 @@ struct StoreQueryTests {
         }
     }
 
+    /// `$select` between fields the engines read differently (a Date's `iso` or a Pointer's `objectId` as text,
+    /// `createdAt` as milliseconds, plain values as JSON): the same answers on both, never a type error.
+    @Test(arguments: StoreEngine.allCases)
+    func selectAcrossKindsOfFields(engine: StoreEngine) async throws {
+        try await engine.withStore { store, _ async throws in
+            try await F.seedGames(store)
+            try await store.write(caller: nil) { transaction in
+                try transaction.recordFields(
+                    className: "Note", fields: ["text": .init(type: .string), "n": .init(type: .number)])
+                try transaction.insert(F.object("Note", "n1", ["text": "2020-01-01 00:00:00", "n": .int(F.newYear + 10 * F.hour)]))
+                try transaction.insert(F.object("Note", "n2", ["text": "u2", "n": 20]))
+            }
+            let notes = SubQuery(className: "Note", condition: nil)
+            let parisians = SubQuery(className: "_User", condition: .field(path: "city", constraints: [.equalTo("Paris")]))
+            // A Date against a string, a Pointer against objectId, and objectId against a Pointer.
+            #expect(try await F.games(store, "birthday", .matchesKeyInQuery(key: "text", query: notes)) == ["g1"])
+            #expect(try await F.games(store, "owner", .matchesKeyInQuery(key: "objectId", query: parisians)) == ["g1", "g3"])
+            #expect(try await F.games(store, "owner", .matchesKeyInQuery(key: "text", query: notes)) == ["g2"])
+            let games = SubQuery(className: "Game", condition: nil)
+            let owners = try await F.ids(
+                store, FindQuery(className: "_User", condition: .field(path: "objectId", constraints: [.matchesKeyInQuery(key: "owner", query: games)])))
+            #expect(owners.sorted() == ["u1", "u2"])
+            // createdAt (milliseconds) against a number and against text.
+            #expect(try await F.games(store, "createdAt", .matchesKeyInQuery(key: "n", query: notes)) == ["g1"])
+            #expect(try await F.games(store, "createdAt", .matchesKeyInQuery(key: "text", query: notes)) == [])
+            // Values of different JSON types never match; none fails.
+            #expect(try await F.games(store, "name", .matchesKeyInQuery(key: "birthday", query: games)) == [])
+            #expect(try await F.games(store, "score", .matchesKeyInQuery(key: "n", query: notes)) == ["g2"])
+            #expect(
+                try await F.games(store, "birthday", .doesNotMatchKeyInQuery(key: "text", query: notes))
+                    == ["g2", "g3", "g4"])
+        }
+    }
+
     @Test(arguments: StoreEngine.allCases)
     func relations(engine: StoreEngine) async throws {
         try await engine.withStore { store, _ async throws in

@@ -51,6 +51,11 @@ package struct Thread: Sendable {
         pthread_equal(handle, pthread_self()) != 0
     }
 
+    /// Lets the thread release its resources when it ends, for a thread nobody joins.
+    package func detach() {
+        pthread_detach(handle)
+    }
+
     /// Waits for the thread to finish. Joining the current thread is a no-op.
     package func join() {
         guard !isCurrent else { return }

@@ -43,11 +43,15 @@ extension SQLConditionCompiler {
             let match = try regex(pattern: pattern, options: options, subject: dialect.elementValue)
             return someElement(of: path, .all([SQLFragment(dialect.elementIsString), match]))
         case .matchesKeyInQuery(let key, let query):
-            guard let select = try subSelect(query, key: key, scope) else { return .alwaysFalse }
-            return someElement(of: path, Self.isIn(dialect.elementValue, select))
+            guard let match = try keyInQuery(dialect.elementValue, kind: .value, key: key, query, scope) else {
+                return .alwaysFalse
+            }
+            return someElement(of: path, match)
         case .doesNotMatchKeyInQuery(let key, let query):
-            guard let select = try subSelect(query, key: key, scope) else { return .alwaysTrue }
-            return .not(someElement(of: path, Self.isIn(dialect.elementValue, select)))
+            guard let match = try keyInQuery(dialect.elementValue, kind: .value, key: key, query, scope) else {
+                return .alwaysTrue
+            }
+            return .not(someElement(of: path, match))
         case .matchesQuery(let query):
             guard let match = try pointerInQuery(.element, query, scope) else { return .alwaysFalse }
             return someElement(of: path, match)

@@ -54,11 +54,10 @@ extension SQLConditionCompiler {
             _ = try regex(pattern: pattern, options: options, subject: column)
             return .alwaysFalse
         case .matchesKeyInQuery(let key, let query):
-            guard let select = try subSelect(query, key: key, scope) else { return .alwaysFalse }
-            return Self.isIn(column, select)
+            return try keyInQuery(column, kind: .milliseconds, key: key, query, scope) ?? .alwaysFalse
         case .doesNotMatchKeyInQuery(let key, let query):
-            guard let select = try subSelect(query, key: key, scope) else { return .alwaysTrue }
-            return .isNotTrue(Self.isIn(column, select))
+            guard let match = try keyInQuery(column, kind: .milliseconds, key: key, query, scope) else { return .alwaysTrue }
+            return .isNotTrue(match)
         case .containsAll, .matchesQuery, .doesNotMatchQuery, .nearSphere, .withinBox:
             throw StoreError.invalidQuery("this operator does not apply to \(column)")
         }

@@ -119,11 +119,12 @@ struct SQLConditionCompiler<Dialect: SQLDialect> {
         case .matchesRegex(let pattern, let options):
             return try regex(pattern: pattern, options: options, subject: target.whole(dialect))
         case .matchesKeyInQuery(let key, let query):
-            guard let select = try subSelect(query, key: key, scope) else { return .alwaysFalse }
-            return Self.isIn(comparable(target, path: path, schema: schema), select)
+            let (outer, kind) = keyOperand(target, path: path, schema: schema)
+            return try keyInQuery(outer, kind: kind, key: key, query, scope) ?? .alwaysFalse
         case .doesNotMatchKeyInQuery(let key, let query):
-            guard let select = try subSelect(query, key: key, scope) else { return .alwaysTrue }
-            return .isNotTrue(Self.isIn(comparable(target, path: path, schema: schema), select))
+            let (outer, kind) = keyOperand(target, path: path, schema: schema)
+            guard let match = try keyInQuery(outer, kind: kind, key: key, query, scope) else { return .alwaysTrue }
+            return .isNotTrue(match)
         case .matchesQuery(let query):
             return try pointerInQuery(target, query, scope) ?? .alwaysFalse
         case .doesNotMatchQuery(let query):
@@ -143,9 +144,15 @@ struct SQLConditionCompiler<Dialect: SQLDialect> {
 
     /// The expression a `$select` compares with the sub-query's key: a column, a field's comparable form
     /// (`iso` of a Date, `objectId` of a Pointer), or an array element.
-    private func comparable(_ target: SQLValueTarget, path: SQLFieldPath, schema: FieldSchema?) -> String {
-        if case .field = target { return dialect.comparable(path, schema: schema) }
-        return target.whole(dialect)
+    /// What a `$select` or `$dontSelect` compares of `target`, and its kind.
+    private func keyOperand(
+        _ target: SQLValueTarget, path: SQLFieldPath, schema: FieldSchema?
+    ) -> (String, SQLOperandKind) {
+        switch target {
+        case .field: return (dialect.comparable(path, schema: schema), dialect.comparableKind(path, schema: schema))
+        case .column(let name): return (name, .text)
+        case .element: return (dialect.elementValue, .value)
+        }
     }
 
     /// A query value classified for comparison.

@@ -18,6 +18,16 @@ extension SQLDialect {
         }
     }
 
+    /// What ``comparable(_:schema:)`` reads: a column (`objectId` text, `createdAt` and `updatedAt`
+    /// milliseconds), a text member (a Date's `iso`, a Pointer's `objectId`), or the field's value.
+    func comparableKind(_ path: SQLFieldPath, schema: FieldSchema?) -> SQLOperandKind {
+        if path.isSystemColumn { return path.field == "objectId" ? .text : .milliseconds }
+        switch schema?.type {
+        case .date?, .pointer?: return .text
+        default: return .value
+        }
+    }
+
     /// The ACL check of a query with ``FindQuery/readers``: no ACL, or an ACL entry of one of the readers with
     /// `"read": true` (``aclAllowsRead(by:)``).
     func readable(by readers: Set<String>) -> SQLFragment {

@@ -81,6 +81,12 @@ package protocol SQLDialect: Sendable {
     /// read the index instead of sorting.
     func indexTerm(_ expression: String) -> String
 
+    /// One side of a `$select` or `$dontSelect` comparison (`outer IN (SELECT inner …)`), of `kind`, in a type the
+    /// other side, of `otherKind`, compares with. SQLite compares both as they are; PostgreSQL reads both as
+    /// `jsonb` when their kinds differ, so that both engines match a Date's `iso` with an equal string, and
+    /// neither fails on `jsonb = text`.
+    func keyOperand(_ expression: String, kind: SQLOperandKind, otherKind: SQLOperandKind) -> String
+
     /// The text the engine runs for a statement whose parameters are marked `?`.
     func statementText(_ sql: String) -> String
 }

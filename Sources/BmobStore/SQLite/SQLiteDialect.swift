@@ -109,6 +109,11 @@ package struct SQLiteDialect: SQLDialect {
         value
     }
 
+    /// As it is: SQLite compares a text member with a field's value directly.
+    package func keyOperand(_ expression: String, kind: SQLOperandKind, otherKind: SQLOperandKind) -> String {
+        expression
+    }
+
     /// SQLite takes `?` as it is.
     package func statementText(_ sql: String) -> String {
         sql

@@ -1,3 +1,4 @@
+package import BmobIO
 package import Foundation
 
 /// Where the tests' independent protocol peers live: Python scripts in `Tests/Support/python`, run with the
@@ -30,15 +31,16 @@ package enum PythonPeers {
         FileManager.default.isExecutableFile(atPath: interpreter.path)
     }
 
-    /// A process that runs `script` with `arguments` under the peers' interpreter, not started yet.
+    /// Starts `script` with `arguments` under the peers' interpreter; its output and errors are pipes by default.
     ///
-    /// - Throws: ``NotInstalled`` when the interpreter is missing.
-    package static func process(script: String, arguments: [String]) throws(NotInstalled) -> Process {
+    /// - Throws: ``NotInstalled`` when the interpreter is missing, ``BmobIO/IOError`` when it cannot start.
+    package static func start(
+        script: String, arguments: [String], input: ChildProcess.Stream = .null, output: ChildProcess.Stream = .pipe,
+        error: ChildProcess.Stream = .pipe
+    ) throws -> ChildProcess {
         guard isInstalled else { throw NotInstalled(interpreter: interpreter) }
-        let process = Process()
-        process.executableURL = interpreter
-        process.arguments = [self.script(script).path] + arguments
-        return process
+        return try ChildProcess(
+            interpreter.path, [self.script(script).path] + arguments, input: input, output: output, error: error)
     }
 
     /// The peers' interpreter is missing.

@@ -33,6 +33,12 @@ package final class TestServer: Sendable {
         self.running = Task { await server.run() }
     }
 
+    /// The default logger of test servers: server faults (the 5xx a request answered, with their cause) on
+    /// standard error, so that a suite that fails on a 500 shows why in the test run's output.
+    package static var faultLogger: Logger {
+        Logger(label: "test-server", level: .error)
+    }
+
     /// Starts a server on `127.0.0.1`, port 0.
     ///
     /// - Parameters:
@@ -48,7 +54,7 @@ package final class TestServer: Sendable {
         dataDirectory: URL? = nil,
         clock: ServerClock = .system,
         loopClock: EventLoopClock = .system,
-        logger: Logger = .disabled,
+        logger: Logger = TestServer.faultLogger,
         providers: MessageProviders? = nil,
         authValidators: AuthDataValidators? = nil,
         security: AppSecurity = AppSecurity(),

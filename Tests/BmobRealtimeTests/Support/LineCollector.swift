@@ -1,3 +1,4 @@
+import BmobIO
 import Foundation
 
 /// Reads a child's output on a thread and keeps its lines.
@@ -8,11 +9,12 @@ final class LineCollector: @unchecked Sendable {
     private var lines: [String] = []
     private var consumed = Set<Int>()
 
-    init(handle: FileHandle) {
-        let thread = Thread { [self] in
+    /// Collects the lines `process` writes to its output pipe.
+    init(_ process: ChildProcess) {
+        let thread = Foundation.Thread { [self] in
             var pending = Data()
             while true {
-                let chunk = handle.availableData
+                let chunk = ChildProcess.read(process.output!)
                 if chunk.isEmpty { return }
                 pending += chunk
                 while let newline = pending.firstIndex(of: 0x0A) {

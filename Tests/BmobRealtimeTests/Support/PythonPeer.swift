@@ -1,3 +1,4 @@
+import BmobIO
 import BmobTesting
 import Foundation
 import Testing
@@ -7,21 +8,14 @@ import Testing
 final class PythonPeer: Sendable {
     /// The port the server listens on.
     let port: Int
-    private let process: Process
-    private let input: Pipe
+    private let process: ChildProcess
     private let lines: LineCollector
 
     /// Starts `script` with `arguments` and waits for its port.
     init(script: String, arguments: [String] = []) async throws {
-        let process = try PythonPeers.process(script: script, arguments: arguments)
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        let lines = LineCollector(handle: output.fileHandleForReading)
-        try process.run()
+        let process = try PythonPeers.start(script: script, arguments: arguments, input: .pipe, error: .inherit)
+        let lines = LineCollector(process)
         self.process = process
-        self.input = input
         self.lines = lines
         let portLine = try await lines.waitForLine(prefix: "PORT ", timeout: 15)
         guard let port = Int(portLine.dropFirst(5)) else { throw PeerError("bad port line \(portLine)") }
@@ -36,16 +30,12 @@ final class PythonPeer: Sendable {
     /// Closes the server's stdin so that it exits; one that is still running 5 s later is terminated. Returns
     /// at once: waiting here would hold a thread of Swift's shared executor, which the code under test needs.
     func stop() {
-        try? input.fileHandleForWriting.close()
+        process.closeInput()
         let process = self.process
-        Thread.detachNewThread {
-            let deadline = Date().addingTimeInterval(5)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { process.terminate() }
-        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5) { process.send(SIGTERM) }
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.send(SIGTERM)
     }
 }

@@ -1,3 +1,4 @@
+import BmobIO
 import Foundation
 
 /// A test CA and server certificates made with the `openssl` CLI in a temporary folder.
@@ -42,19 +43,11 @@ struct TestCertificates {
     }
 
     private static func openssl(_ arguments: [String], in folder: URL) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = folder
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        // Wait without holding a thread of Swift's shared executor.
-        let exited = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in exited.continuation.finish() }
-        try process.run()
-        for await _ in exited.stream {}
-        guard process.terminationStatus == 0 else {
-            throw PeerError("openssl \(arguments.first ?? "") failed with status \(process.terminationStatus)")
+        let process = try ChildProcess("/usr/bin/env", ["openssl"] + arguments, directory: folder.path)
+        // Waits without holding a thread of Swift's shared executor.
+        let termination = await process.waitForExit()
+        guard termination == .exited(0) else {
+            throw PeerError("openssl \(arguments.first ?? "") failed: \(termination)")
         }
     }
 }

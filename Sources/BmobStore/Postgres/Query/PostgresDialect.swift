@@ -145,6 +145,12 @@ package struct PostgresDialect: SQLDialect {
         "bmob_number(\(value))"
     }
 
+    /// `to_jsonb(<column or text>)` when the other side is of another kind (`jsonb = text` and `bigint = text` do
+    /// not exist); as it is otherwise, so that `objectId IN (SELECT objectId …)` keeps using the primary key.
+    package func keyOperand(_ expression: String, kind: SQLOperandKind, otherKind: SQLOperandKind) -> String {
+        kind == otherKind || kind == .value ? expression : "to_jsonb(\(expression))"
+    }
+
     /// The text as it is: ``PostgresConnection`` numbers the `?` markers when it prepares a statement.
     package func statementText(_ sql: String) -> String {
         sql
