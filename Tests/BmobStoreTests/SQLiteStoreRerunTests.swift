@@ -38,7 +38,7 @@ struct SQLiteStoreRerunTests {
         let blocker = Task {
             try await store.write(caller: "blocker") { transaction in
                 started.set()
-                let deadline = Date().addingTimeInterval(20)
+                let deadline = Date().addingTimeInterval(120)
                 while store.statistics.enqueuedWrites < expected, Date() < deadline { usleep(1000) }
                 try transaction.insert(Fixtures.post("blocker"))
             }
@@ -138,7 +138,7 @@ struct SQLiteStoreRerunTests {
             let blocker = Task {
                 try await store.write(caller: nil) { _ in
                     started.set()
-                    let deadline = Date().addingTimeInterval(20)
+                    let deadline = Date().addingTimeInterval(120)
                     while store.statistics.enqueuedWrites < before + 3, Date() < deadline { usleep(1000) }
                 }
             }
