@@ -62,10 +62,9 @@ events { worker_connections 4096; }
 http {
   access_log off;
   map \$http_upgrade \$connection_upgrade { default upgrade; '' close; }
-  # socket.io 0.9 hands out a session id over HTTP that the WebSocket then presents: both must reach the
-  # same node, so clients stick to one (by address).
+  # Round robin: any node accepts a socket.io session id another node handed out (the ids are signed with a
+  # secret the nodes share in the database), so clients need not stick to one.
   upstream bmob {
-    ip_hash;
 $upstream  }
   server {
     listen 127.0.0.1:$port;

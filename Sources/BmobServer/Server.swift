@@ -94,6 +94,8 @@ package final class Server: Sendable {
                 authProviders: Dictionary(uniqueKeysWithValues: AuthPlatforms.known.map { ($0, trust) }),
                 now: clock.nowSeconds)
         }
+        // Read before anything is started that would have to be stopped if it failed.
+        let handshakeKey = try registry.sharedSecret("socket.io handshake ids")
         let pool = ThreadPool(threadCount: 2, name: "bmob-blocking")
         let apps: AppDirectory
         do {
@@ -139,7 +141,8 @@ package final class Server: Sendable {
         NativeRoutes.register(in: &router, runner: runner)
         let feeds = RealtimeFeeds(logger: logger)
         let socketIO = SocketIOGateway(
-            feeds: feeds, apps: apps, configuration: configuration, logger: logger, clock: loopClock)
+            feeds: feeds, apps: apps, configuration: configuration, logger: logger, clock: loopClock,
+            handshakeKey: handshakeKey, serverClock: clock)
         socketIO.register(in: &router)
         let responder = BmobResponder(router: router, server: context)
 

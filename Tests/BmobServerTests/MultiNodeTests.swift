@@ -63,6 +63,27 @@ struct MultiNodeTests {
         }
     }
 
+    @Test("a socket.io handshake made on one node opens its WebSocket on another (no sticky sessions needed)")
+    func handshakesCrossNodes() async throws {
+        try await withNodes(2) { nodes in
+            let client = try await SocketIOTestClient.connect(port: nodes[0].port, socketPort: nodes[1].port)
+            try await client.subscribe("Chat", .updateTable)
+            let response = try await nodes[0].call("POST", "/1/classes/Chat", json: ["n": 1])
+            #expect(response.status == 201)
+            #expect(try await client.nextEvent().data?["n"] == 1)
+            // The id was used there: that node opens no other WebSocket with it. (Its issuer, which never saw it
+            // used, would once: an id grants nothing but an anonymous subscriber's socket.)
+            for node in nodes.dropFirst() {
+                do {
+                    _ = try await TestWebSocket.connect(port: node.port, path: "/socket.io/1/websocket/\(client.sid)")
+                    Issue.record("node \(node.port) accepted a used id")
+                } catch TestWebSocketError.refused(let response) {
+                    #expect(response.status == 403)
+                }
+            }
+        }
+    }
+
     @Test("a class made on one node is readable at once through another, which also writes into it")
     func schemaCrossesNodes() async throws {
         try await withNodes(2) { nodes in

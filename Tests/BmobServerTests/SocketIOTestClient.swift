@@ -19,15 +19,18 @@ final class SocketIOTestClient: @unchecked Sendable {
         try await connect(port: server.port, origin: origin)
     }
 
-    /// Handshakes with the server on `port`, connects, and checks that `1::` and the ready event come first.
-    static func connect(port: Int, origin: String? = "http://io.bmob.cn") async throws -> SocketIOTestClient {
+    /// Handshakes with the server on `port`, connects (to `socketPort`, another node, when given), and checks that
+    /// `1::` and the ready event come first.
+    static func connect(
+        port: Int, socketPort: Int? = nil, origin: String? = "http://io.bmob.cn"
+    ) async throws -> SocketIOTestClient {
         let connection = try RawHTTPConnection(port: port)
         try await connection.send(HTTPRequestText.make("GET", "/socket.io/1/?t=\(Int(Date().timeIntervalSince1970 * 1000))"))
         let handshake = try await connection.readResponse()
         guard handshake.status == 200 else { throw TestFailure("handshake: \(handshake.status) \(handshake.text)") }
         let answer = try SocketIOHandshake(parsing: handshake.text)
         let socket = try await TestWebSocket.connect(
-            port: port, path: "/socket.io/1/websocket/\(answer.sid)",
+            port: socketPort ?? port, path: "/socket.io/1/websocket/\(answer.sid)",
             headers: origin.map { [("Origin", $0)] } ?? [])
         let client = SocketIOTestClient(socket: socket, sid: answer.sid)
         guard try await client.nextPacket() == .connect else { throw TestFailure("first packet is not 1::") }

@@ -62,6 +62,24 @@ package struct AppRegistry: Sendable {
         (try? FileManager.default.attributesOfItem(atPath: registryPath))?[.modificationDate] as? Date
     }
 
+    /// A secret every node of the deployment shares, for values one node signs and another checks (socket.io
+    /// handshake ids): on PostgreSQL it is made once and kept in the database; otherwise this process makes one
+    /// (it is the only node).
+    ///
+    /// - Throws: ``ConfigurationError`` when the database cannot be reached.
+    package func sharedSecret(_ name: String) throws -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        let candidate = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        guard let appTable else { return candidate }
+        let hex = candidate.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+            .joined()
+        do {
+            return Array(try appTable.sharedSecret(name, candidate: hex).utf8)
+        } catch {
+            throw ConfigurationError("cannot read the shared secret \(name) from the database (\(error))")
+        }
+    }
+
     /// Every app, in creation order. A missing file means no apps.
     package func load() throws -> [App] {
         if let appTable {

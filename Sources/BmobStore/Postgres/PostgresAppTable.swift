@@ -49,6 +49,22 @@ package struct PostgresAppTable: Sendable {
         }
     }
 
+    /// The deployment's secret called `name`, the same on every node: the first node to ask stores `candidate`,
+    /// every node (that one included) gets what is stored.
+    ///
+    /// - Throws: ``StoreError``.
+    package func sharedSecret(_ name: String, candidate: String) throws -> String {
+        try withTable { connection in
+            try connection.run(
+                #"INSERT INTO "bmob-registry"."secrets" (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING"#,
+                [.text(name), .text(candidate)])
+            guard let value = try connection.firstRow(
+                #"SELECT value FROM "bmob-registry"."secrets" WHERE name = ?"#, [.text(name)], { $0.text(0) }) ?? nil
+            else { throw StoreError(.internal, "the secret \(name) was not stored") }
+            return value
+        }
+    }
+
     /// Connects, makes the table on first use (under an advisory lock, since nodes may start together), and runs
     /// `body`.
     private func withTable<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
@@ -61,6 +77,7 @@ package struct PostgresAppTable: Sendable {
                 CREATE SCHEMA IF NOT EXISTS "bmob-registry";
                 CREATE TABLE IF NOT EXISTS "bmob-registry"."apps" (
                     applicationId text COLLATE "C" PRIMARY KEY, document text NOT NULL, createdAt bigint NOT NULL);
+                CREATE TABLE IF NOT EXISTS "bmob-registry"."secrets" (name text COLLATE "C" PRIMARY KEY, value text NOT NULL);
                 COMMIT
                 """)
             return try body(connection)

@@ -55,6 +55,68 @@ import Testing
         _ = try table.issue(for: Self.one)
     }
 
+    /// Unix seconds moved by hand, for the expiry other nodes check.
+    final class WallClock: Sendable {
+        private let seconds = Mutex<Int64>(1_800_000_000)
+        func advance(_ delta: Int64) { seconds.withLock { $0 += delta } }
+        var read: @Sendable () -> Int64 { { self.seconds.withLock { $0 } } }
+    }
+
+    @Test("another node of the deployment (same secret) accepts an id once, until its expiry; forgeries never")
+    func idsCrossNodesThatShareTheSecret() throws {
+        let wall = WallClock()
+        let key = Array("the deployment's secret".utf8)
+        func node(_ key: [UInt8], capacity: Int = 100) -> SocketIOSessionTable {
+            SocketIOSessionTable(
+                lifetimeSeconds: 10, perClientLimit: 3, capacity: capacity, now: ManualClock().read, signingKey: key,
+                wallClock: wall.read)
+        }
+        let (a, b, c) = (node(key), node(key), node(key))
+        let stranger = node(Array("another deployment".utf8))
+        let sid = try a.issue(for: Self.one)
+        #expect(sid.utf8.count <= 128)
+        #expect(b.claim(sid))
+        #expect(!b.claim(sid), "once per node")
+        #expect(!stranger.claim(sid), "another secret")
+        // Any change to the id breaks its signature: a later expiry, another node name, another random part.
+        let parts = sid.split(separator: "-").map(String.init)
+        #expect(parts.count == 4)
+        for forged in [
+            [parts[0], parts[1], String(Int64(parts[2], radix: 36)! + 1000, radix: 36), parts[3]],
+            [parts[0], "othernod", parts[2], parts[3]],
+            ["x" + parts[0].dropFirst(), parts[1], parts[2], parts[3]],
+            [parts[0], parts[1], parts[2], String(parts[3].reversed())],
+            [parts[0], parts[1], parts[2]],
+        ] {
+            #expect(!c.claim(forged.joined(separator: "-")), "\(forged)")
+        }
+        // The issuing node decides by its table alone: claimed there already, so refused there.
+        #expect(a.claim(sid))
+        #expect(!a.claim(sid))
+        // Past its expiry, no node accepts it.
+        let late = try a.issue(for: Self.two)
+        wall.advance(10)
+        #expect(!c.claim(late))
+    }
+
+    @Test func idsClaimedFromOtherNodesAreBounded() throws {
+        let wall = WallClock()
+        let key = Array("k".utf8)
+        let issuer = SocketIOSessionTable(
+            lifetimeSeconds: 5, perClientLimit: 100, capacity: 100, now: ManualClock().read, signingKey: key,
+            wallClock: wall.read)
+        let other = SocketIOSessionTable(
+            lifetimeSeconds: 5, perClientLimit: 100, capacity: 4, now: ManualClock().read, signingKey: key,
+            wallClock: wall.read)
+        let sids = try (0..<5).map { _ in try issuer.issue(for: Self.one) }
+        #expect(sids.prefix(4).allSatisfy { other.claim($0) })
+        #expect(!other.claim(sids[4]), "full: refused rather than grown")
+        // Once those expire, their room is reused.
+        wall.advance(5)
+        let fresh = try issuer.issue(for: Self.two)
+        #expect(other.claim(fresh))
+    }
+
     @Test func manyHandshakesThatAreUsedAtOnceNeverFillTheTable() throws {
         // Claimed ids are skipped by the purge and dropped from its order list; the table keeps working.
         let clock = ManualClock()

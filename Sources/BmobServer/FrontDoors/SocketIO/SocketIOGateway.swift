@@ -29,10 +29,12 @@ package final class SocketIOGateway: Sendable {
     /// Subscriptions one connection may hold; more are refused with an error packet.
     static let maximumSubscriptionsPerSession = 1000
 
-    /// A gateway whose events come from `feeds`; handshake ids expire on `clock`, the loops' clock.
+    /// A gateway whose events come from `feeds`; handshake ids expire on `clock`, the loops' clock, and are
+    /// signed with `handshakeKey` (``AppRegistry/sharedSecret(_:)``), so that any node of the deployment accepts
+    /// them, by the expiry on `serverClock`.
     package init(
         feeds: RealtimeFeeds, apps: AppDirectory, configuration: ServerConfiguration, logger: Logger,
-        clock: EventLoopClock = .system
+        clock: EventLoopClock = .system, handshakeKey: [UInt8]? = nil, serverClock: ServerClock = .system
     ) {
         let hub = RealtimeHub<SocketIOTopic, SocketIOSession>()
         self.hub = hub
@@ -43,7 +45,8 @@ package final class SocketIOGateway: Sendable {
         self.timeoutSeconds = configuration.realtimeTimeoutSeconds
         self.sessions = SocketIOSessionTable(
             lifetimeSeconds: configuration.realtimeHandshakeLifetimeSeconds,
-            perClientLimit: configuration.realtimeMaxHandshakesPerAddress, now: { clock.now })
+            perClientLimit: configuration.realtimeMaxHandshakesPerAddress, now: { clock.now },
+            signingKey: handshakeKey, wallClock: { serverClock.nowSeconds })
         self.appSessions = SocketIOAppSessions(limit: configuration.realtimeMaxSessionsPerApp)
         // socket.io heartbeats already prove the client alive; WebSocket pings cover clients that stop
         // answering them at the TCP level. Messages are small subscription requests.

@@ -1,4 +1,5 @@
 package import BmobIO
+import BmobCrypto
 import BmobWire
 
 /// Session ids handed out by the socket.io handshake and not yet used. A WebSocket may claim an id once,
@@ -8,6 +9,13 @@ import BmobWire
 /// address may hold a few unused ids at once, ids expire after a short lifetime, and the table as a whole
 /// has a capacity. Expired ids are dropped from the front of the issue order (which, the lifetime being
 /// the same for all, is expiry order), so purging costs little per handshake.
+///
+/// Behind a load balancer the WebSocket may reach another node than the handshake did. An id is therefore
+/// `<random>-<node>-<expiry>-<signature>`: the issuing node, the expiry in Unix seconds, and an HMAC-SHA256 under
+/// the secret every node shares (``AppRegistry/sharedSecret(_:)``). The issuing node decides by its table alone;
+/// another node accepts an id whose signature holds and whose expiry is ahead, once. An id grants nothing but a
+/// WebSocket for anonymous subscriptions, so that another node could accept it once more is harmless; the
+/// ids a node accepted from others are kept until they expire, within the table's capacity.
 package final class SocketIOSessionTable: Sendable {
     /// Why a handshake got no id.
     package enum Refusal: Error, Equatable {
@@ -27,6 +35,8 @@ package final class SocketIOSessionTable: Sendable {
 
     private struct State {
         var unclaimed: [String: Entry] = [:]
+        /// Other nodes' ids claimed here, with their expiry in Unix seconds.
+        var claimedFromOthers: [String: Int64] = [:]
         /// Ids in issue order from `orderStart` on; claimed ones are skipped when the purge reaches them.
         var order: [String] = []
         var orderStart = 0
@@ -40,20 +50,32 @@ package final class SocketIOSessionTable: Sendable {
     private let perClientLimit: Int
     private let capacity: Int
     private let clock: @Sendable () -> UInt64
+    private let signingKey: [UInt8]
+    private let wallClock: @Sendable () -> Int64
+    /// This node's name in the ids it issues: random, so that no two nodes (or restarts) share it.
+    private let node: String
 
     /// - Parameters:
     ///   - lifetimeSeconds: how long an id stays usable.
     ///   - perClientLimit: unused ids one client address may hold at once.
     ///   - capacity: unused ids kept at most across all clients.
     ///   - now: monotonic nanoseconds (tests pass a clock they move by hand).
+    ///   - signingKey: the secret the nodes of the deployment share; by default one of this table's own.
+    ///   - wallClock: Unix seconds, for the expiry other nodes check.
     package init(
         lifetimeSeconds: Int, perClientLimit: Int, capacity: Int = SocketIOSessionTable.defaultCapacity,
-        now: @escaping @Sendable () -> UInt64 = { EventLoopClock.system.now }
+        now: @escaping @Sendable () -> UInt64 = { EventLoopClock.system.now },
+        signingKey: [UInt8]? = nil,
+        wallClock: @escaping @Sendable () -> Int64 = { ServerClock.system.nowSeconds }
     ) {
         self.lifetime = UInt64(max(lifetimeSeconds, 1)) * 1_000_000_000
         self.perClientLimit = perClientLimit
         self.capacity = capacity
         self.clock = now
+        var generator = SystemRandomNumberGenerator()
+        self.signingKey = signingKey ?? (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        self.wallClock = wallClock
+        self.node = String(SocketIOHandshake.makeSID(using: &generator).prefix(8))
     }
 
     /// A new id for `client`.
@@ -61,7 +83,7 @@ package final class SocketIOSessionTable: Sendable {
     /// - Throws: ``Refusal`` when the client, or the table, holds too many unused ids.
     package func issue(for client: ClientAddress?) throws(Refusal) -> String {
         var generator = SystemRandomNumberGenerator()
-        let sid = SocketIOHandshake.makeSID(using: &generator)
+        let sid = signed("\(SocketIOHandshake.makeSID(using: &generator))-\(node)-\(String(wallClock() + Int64(lifetime / 1_000_000_000), radix: 36))")
         let now = clock()
         let refusal: Refusal? = state.withLock { state in
             Self.purge(&state, now: now)
@@ -82,12 +104,46 @@ package final class SocketIOSessionTable: Sendable {
     /// - Returns: whether the id was issued, unexpired and unused.
     package func claim(_ sid: String) -> Bool {
         let now = clock()
-        return state.withLock { state in
-            guard let entry = state.unclaimed.removeValue(forKey: sid) else { return false }
+        let local: Bool? = state.withLock { state in
+            guard let entry = state.unclaimed.removeValue(forKey: sid) else { return nil }
             Self.release(entry.client, in: &state)
             Self.compactOrder(&state)
             return entry.expiry > now
         }
+        if let local { return local }
+        return claimFromAnotherNode(sid)
+    }
+
+    /// `message-<signature>`: the first 16 bytes of the HMAC-SHA256 of `message`, in hex.
+    private func signed(_ message: String) -> String {
+        message + "-" + Self.hex(HMACSHA256.authenticationCode(key: signingKey, message: Array(message.utf8)).prefix(16))
+    }
+
+    /// Accepts, once, an id another node issued: its signature holds and its expiry is ahead.
+    private func claimFromAnotherNode(_ sid: String) -> Bool {
+        let parts = sid.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[1] != node, let expiry = Int64(parts[2], radix: 36) else { return false }
+        let message = parts[0...2].joined(separator: "-")
+        guard AppKeys.constantTimeEquals(signed(message), sid) else { return false }
+        let now = wallClock()
+        guard expiry > now else { return false }
+        return state.withLock { state in
+            if state.claimedFromOthers.count >= capacity {
+                state.claimedFromOthers = state.claimedFromOthers.filter { $0.value > now }
+                guard state.claimedFromOthers.count < capacity else { return false }
+            }
+            return state.claimedFromOthers.updateValue(expiry, forKey: sid) == nil
+        }
+    }
+
+    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Drops expired ids from the front of the issue order, up to the first one still usable.
