@@ -60,14 +60,17 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
         }
         defer { ticket.finish() }
         do {
-            try connection.execute(beginSQL(connection))
+            // The transaction begins with the read's first statement, in the same round trip.
+            connection.beginWithFirstStatement(beginStatements(connection))
             let transaction = SQLReadTransaction(connection: connection, catalog: registry.committed, ticket: ticket)
             defer { transaction.invalidate() }
             let value = try body(transaction)
-            // A read-only transaction has nothing to lose: ROLLBACK ends it as well as COMMIT would.
-            try connection.execute("ROLLBACK")
+            // A read-only transaction has nothing to lose: ROLLBACK ends it as well as COMMIT would, and the read
+            // need not wait for it (the connection reads its answer before its next statement).
+            if !connection.endDeferredBegin() { try connection.sendWithoutWaiting("ROLLBACK") }
             return value
         } catch {
+            _ = connection.endDeferredBegin()
             if connection.isBroken {
                 discard(slot)
             } else if connection.isInTransaction {
@@ -96,9 +99,16 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
     }
 
     private func beginSQL(_ connection: PostgresConnection) -> String {
-        let schema = connection.schema ?? "public"
-        return "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL search_path TO \(schema); "
-            + "SET LOCAL statement_timeout = \(configuration.statementTimeoutMilliseconds)"
+        beginStatements(connection).joined(separator: "; ")
+    }
+
+    /// A read's transaction: one snapshot, read only, in the app's schema, held to the statement timeout (set
+    /// per transaction, so that a transaction-mode pooler keeps them).
+    private func beginStatements(_ connection: PostgresConnection) -> [String] {
+        [
+            "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "SET LOCAL search_path TO \(connection.schema ?? "public")",
+            "SET LOCAL statement_timeout = \(configuration.statementTimeoutMilliseconds)",
+        ]
     }
 
     private func discard(_ slot: Slot) {

@@ -37,6 +37,72 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test("a transaction begun with its first statement: one pipeline, the statement's rows, then a ROLLBACK not waited for")
+    func beginWithTheFirstStatement() throws {
+        try withSchema { connection in
+            try connection.execute("CREATE TABLE t (n bigint)")
+            let begin = ["BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "SET LOCAL statement_timeout = 5000"]
+            for round in 0..<3 {
+                connection.beginWithFirstStatement(begin)
+                #expect(!connection.isInTransaction, "nothing is sent before the first statement")
+                let rows = try connection.rows("SELECT ?::bigint + \(round)", [.integer(40)]) { $0.int64(0) }
+                #expect(rows == [40 + Int64(round)])
+                #expect(connection.isInTransaction)
+                let timeout = try connection.firstRow("SELECT current_setting('statement_timeout')") { $0.text(0) }
+                #expect(timeout == "5s")
+                #expect(!connection.endDeferredBegin())
+                try connection.sendWithoutWaiting("ROLLBACK")
+                #expect(!connection.isInTransaction)
+            }
+            // Read only: the transaction really began before the statement.
+            connection.beginWithFirstStatement(begin)
+            #expect(throws: StoreError.self) { try connection.run("INSERT INTO t VALUES (?)", [.integer(1)]) }
+            try connection.execute("ROLLBACK")
+            #expect(try connection.firstRow("SELECT count(*) FROM t") { $0.int64(0) } == 0)
+        }
+    }
+
+    @Test("a failure in the pipeline is thrown with its code after every result was read; the connection stays usable")
+    func pipelineFailures() throws {
+        try withSchema { connection in
+            // The statement fails.
+            connection.beginWithFirstStatement(["BEGIN"])
+            do {
+                _ = try connection.rows("SELECT 1 / ?::int", [.integer(0)]) { $0.int64(0) }
+                Issue.record("division by zero succeeded")
+            } catch let error as StoreError {
+                #expect(error.code != .unavailable)
+            }
+            #expect(connection.isInFailedTransaction)
+            try connection.execute("ROLLBACK")
+            #expect(try connection.firstRow("SELECT 2") { $0.int64(0) } == 2)
+            // A beginning statement fails: the statement does not run.
+            try connection.execute("CREATE TABLE u (n bigint)")
+            connection.beginWithFirstStatement(["BEGIN", "SET LOCAL statement_timeout = 'not a duration'"])
+            #expect(throws: StoreError.self) { try connection.run("INSERT INTO u VALUES (?)", [.integer(1)]) }
+            try connection.execute("ROLLBACK")
+            #expect(try connection.firstRow("SELECT count(*) FROM u") { $0.int64(0) } == 0)
+            // A statement the server cannot prepare.
+            connection.beginWithFirstStatement(["BEGIN"])
+            #expect(throws: StoreError.self) { try connection.rows("SELECT * FROM missing_table WHERE n = ?", [.integer(1)]) { _ in 0 } }
+            try connection.execute("ROLLBACK")
+            #expect(try connection.firstRow("SELECT ?::int", [.integer(3)]) { $0.int64(0) } == 3)
+        }
+    }
+
+    @Test("a simple query sends the deferred beginning first; a read that ran nothing ends without a round trip")
+    func deferredBeginWithoutAPipeline() throws {
+        try withSchema { connection in
+            connection.beginWithFirstStatement(["BEGIN"])
+            try connection.execute("SELECT 1")
+            #expect(connection.isInTransaction)
+            try connection.execute("ROLLBACK")
+            connection.beginWithFirstStatement(["BEGIN"])
+            #expect(connection.endDeferredBegin())
+            #expect(!connection.isInTransaction)
+        }
+    }
+
     @Test("a real survives the trip exactly, extremes included")
     func realsAreExact() throws {
         try withSchema { connection in

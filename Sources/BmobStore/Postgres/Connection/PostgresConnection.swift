@@ -20,6 +20,11 @@ final class PostgresConnection {
     /// Prepared statement names by SQL text.
     private var prepared: [String: String] = [:]
     private var preparedCount = 0
+    /// Whether a ``sendWithoutWaiting(_:)`` was not answered yet.
+    private var awaitingResults = false
+    /// Statements that begin a transaction, to be sent with the transaction's first statement
+    /// (``beginWithFirstStatement(_:)``).
+    private var deferredBegin: [String]?
     /// Counts statements run through ``run(_:_:)`` and ``execute(_:)``: any of them may have changed something.
     private(set) var changeMark: Int64 = 0
     /// Row statement texts of the class used last (``ObjectRows``).
@@ -87,14 +92,14 @@ final class PostgresConnection {
 
     /// Whether a transaction block is open (in error or not).
     var isInTransaction: Bool {
-        let status = PQtransactionStatus(checkedHandle())
+        let status = PQtransactionStatus(readyHandle())
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
     }
 
     /// Whether the open transaction was aborted by a failed statement: only ROLLBACK (or ROLLBACK TO a savepoint)
     /// is accepted until then.
     var isInFailedTransaction: Bool {
-        PQtransactionStatus(checkedHandle()) == PQTRANS_INERROR
+        PQtransactionStatus(readyHandle()) == PQTRANS_INERROR
     }
 
     /// The socket, for waiting on notifications with `poll`.
@@ -111,7 +116,7 @@ final class PostgresConnection {
     /// run in one round trip (`BEGIN; SET LOCAL …`), DDL, transaction control. Uncached.
     func execute(_ sql: String) throws(StoreError) {
         changeMark &+= 1
-        let handle = checkedHandle()
+        let handle = try beganHandle()
         guard let result = PQexec(handle, sql) else { throw connectionError(sql: sql) }
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -151,7 +156,7 @@ final class PostgresConnection {
     /// first row of the last statement's result (`BEGIN; …; SELECT max(seq) …` in one round trip).
     func executeReturning<T>(_ sql: String, _ map: (PostgresRow) -> T) throws(StoreError) -> T? {
         changeMark &+= 1
-        let handle = checkedHandle()
+        let handle = try beganHandle()
         guard let result = PQexec(handle, sql) else { throw connectionError(sql: sql) }
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -200,7 +205,11 @@ final class PostgresConnection {
     }
 
     private func execute(_ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> OpaquePointer {
-        let handle = checkedHandle()
+        let handle = readyHandle()
+        if let begin = deferredBegin {
+            deferredBegin = nil
+            return try executePipelined(begin: begin, sql, arguments, handle: handle)
+        }
         let name = try statementName(for: sql, handle: handle)
         let result = try Self.withParameters(arguments) { values, count in
             PQexecPrepared(handle, name, count, values, nil, nil, 0)
@@ -270,6 +279,134 @@ final class PostgresConnection {
         if let sql { detail += " in: \(sql)" }
         error.detail = detail
         return error
+    }
+
+    /// Begins a transaction with `statements` (single statements without parameters: `BEGIN …`, `SET LOCAL …`),
+    /// sent with the transaction's first parameterized statement in one round trip (libpq's pipeline mode), or
+    /// before any other call. A read that runs no statement sends nothing: ``endDeferredBegin()`` says so.
+    func beginWithFirstStatement(_ statements: [String]) {
+        deferredBegin = statements
+    }
+
+    /// Forgets a ``beginWithFirstStatement(_:)`` that nothing sent; `true` when there was one (no transaction
+    /// to end then).
+    func endDeferredBegin() -> Bool {
+        defer { deferredBegin = nil }
+        return deferredBegin != nil
+    }
+
+    /// `begin`'s statements, then `sql` (prepared first when new), in one pipeline: one round trip. Returns the
+    /// statement's result; the first failure of the pipeline is thrown, after every result was read.
+    private func executePipelined(
+        begin: [String], _ sql: String, _ arguments: [SQLValue], handle: OpaquePointer
+    ) throws(StoreError) -> OpaquePointer {
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: sql) }
+        enum Sent { case begin, prepare(String), statement }
+        var sent: [(Sent, String)] = []
+        for statement in begin {
+            guard PQsendQueryParams(handle, statement, 0, nil, nil, nil, nil, 0) == 1 else { break }
+            sent.append((.begin, statement))
+        }
+        // With a full statement cache the statement runs after the pipeline, which empties it first.
+        if sent.count == begin.count, prepared[sql] != nil || prepared.count < Self.statementLimit {
+            var name = prepared[sql]
+            if name == nil {
+                preparedCount += 1
+                let fresh = "bmob\(preparedCount)"
+                if PQsendPrepare(handle, fresh, PostgresPlaceholders.numbered(sql).sql, 0, nil) == 1 {
+                    sent.append((.prepare(fresh), sql))
+                    name = fresh
+                }
+            }
+            if let name {
+                let queued = try Self.withParameters(arguments) { values, count in
+                    PQsendQueryPrepared(handle, name, count, values, nil, nil, 0) == 1
+                }
+                if queued { sent.append((.statement, sql)) }
+            }
+        }
+        let synced = PQpipelineSync(handle) == 1
+        // Every result up to the sync is read, whatever happened, so that the connection leaves the pipeline
+        // clean. Each query's results end with a NULL.
+        var failure: StoreError?
+        var statementResult: OpaquePointer?
+        for (kind, text) in sent {
+            guard let result = PQgetResult(handle) else {
+                failure = failure ?? connectionError(sql: text)
+                break
+            }
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+            var succeeded = true
+            do {
+                try check(result, sql: text)
+            } catch {
+                succeeded = false
+                failure = failure ?? error
+            }
+            switch kind {
+            case .prepare(let name) where succeeded:
+                prepared[sql] = name
+                PQclear(result)
+            case .statement where succeeded:
+                statementResult = result
+            default:
+                PQclear(result)
+            }
+        }
+        if synced {
+            while let result = PQgetResult(handle) {
+                let done = PQresultStatus(result) == PGRES_PIPELINE_SYNC
+                PQclear(result)
+                if done { break }
+            }
+        }
+        PQexitPipelineMode(handle)
+        if let failure {
+            if let statementResult { PQclear(statementResult) }
+            if failure.postgresState == .invalidStatementName { prepared[sql] = nil }
+            throw failure
+        }
+        if let statementResult { return statementResult }
+        // The statement was not sent (its cache was full): the transaction began; run it the usual way.
+        guard !isBroken else { throw connectionError(sql: sql) }
+        return try execute(sql, arguments)
+    }
+
+    /// Sends `sql` (transaction control without a result worth waiting for: a read's `ROLLBACK`) and returns at
+    /// once; its answer is read before the connection's next use (``readyHandle()``). Saves a read one round
+    /// trip, the wait for its transaction's end.
+    func sendWithoutWaiting(_ sql: String) throws(StoreError) {
+        let handle = readyHandle()
+        guard PQsendQuery(handle, sql) == 1 else { throw connectionError(sql: sql) }
+        awaitingResults = true
+    }
+
+    /// The handle, once the answers of a ``sendWithoutWaiting(_:)`` were read. A failed one leaves nothing
+    /// behind: a transaction it should have ended is rolled back here.
+    private func readyHandle() -> OpaquePointer {
+        let handle = checkedHandle()
+        guard awaitingResults else { return handle }
+        awaitingResults = false
+        while let result = PQgetResult(handle) { PQclear(result) }
+        let status = PQtransactionStatus(handle)
+        if status == PQTRANS_INTRANS || status == PQTRANS_INERROR, let result = PQexec(handle, "ROLLBACK") {
+            PQclear(result)
+        }
+        return handle
+    }
+
+    /// ``readyHandle()``, after sending a ``beginWithFirstStatement(_:)`` on its own, for the calls that cannot
+    /// join it in a pipeline (simple queries).
+    private func beganHandle() throws(StoreError) -> OpaquePointer {
+        let handle = readyHandle()
+        if let begin = deferredBegin {
+            deferredBegin = nil
+            let sql = begin.joined(separator: "; ")
+            guard let result = PQexec(handle, sql) else { throw connectionError(sql: sql) }
+            defer { PQclear(result) }
+            try check(result, sql: sql)
+        }
+        return handle
     }
 
     private func checkedHandle() -> OpaquePointer {
