@@ -57,10 +57,13 @@ final class PostgresJournalListener: @unchecked Sendable {
             do {
                 let connection = try connected()
                 try wait(on: connection)
-                if try connection.notifications().contains(where: { $0.payload == Self.sessionsPayload }) {
+                let notifications = try connection.notifications()
+                if notifications.contains(where: { $0.payload == Self.sessionsPayload }) {
                     for observer in sessionObservers.withLock({ $0 }) { observer() }
                 }
-                try follow(connection)
+                if !Self.announcesNothingNew(notifications, known: max(lastHead, commits.head)) {
+                    try follow(connection)
+                }
             } catch {
                 connection?.close()
                 connection = nil
@@ -87,6 +90,18 @@ final class PostgresJournalListener: @unchecked Sendable {
     private func wait(on connection: PostgresConnection) throws {
         var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
         _ = poll(&descriptor, 1, Int32(max(10, configuration.listenerPollMilliseconds)))
+    }
+
+    /// Whether `notifications` woke the listener only for commits it already knows: each names its journal head
+    /// (or announces sessions), none past `known`, as for this node's own writes. Then the journal need not be
+    /// read; a wake without notifications (the poll interval) always reads it.
+    static func announcesNothingNew(_ notifications: [PostgresNotification], known: Int64) -> Bool {
+        var heads = 0
+        for notification in notifications where notification.payload != sessionsPayload {
+            guard let head = Int64(notification.payload), head <= known else { return false }
+            heads += 1
+        }
+        return heads > 0
     }
 
     /// Reads the journal's head and, past the last one seen, what changed.
