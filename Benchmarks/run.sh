@@ -2,16 +2,16 @@
 # Runs every benchmark side by side with its reference and rewrites its section of BENCHMARKS.md.
 #   Benchmarks/run.sh [rounds]     rounds of the /health benchmark (default 5)
 # Environment: BENCH_DATA_ROUNDS (default 5) rounds of the data API benchmark, BENCH_REALTIME_ROUNDS
-# (default 3) rounds of the realtime fan-out benchmark; BENCH_ONLY=health, BENCH_ONLY=data or
-# BENCH_ONLY=realtime runs one of them.
+# (default 3) rounds of the realtime fan-out benchmark, BENCH_NODES_ROUNDS (default 3) rounds of the one-node
+# against two-node benchmark; BENCH_ONLY=health, data, nodes or realtime runs one of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BMOB_STRICT=0 BMOB_EXCLUSIVITY=unchecked swift build -c release --product bmob
 BMOB_STRICT=0 BMOB_EXCLUSIVITY=unchecked swift build -c release --product bmob-bench
 only="${BENCH_ONLY:-all}"
 case "$only" in
-all | health | data | realtime) ;;
-*) echo "run.sh: BENCH_ONLY is health, data or realtime (or unset for all), not '$only'" >&2; exit 2 ;;
+all | health | data | nodes | realtime) ;;
+*) echo "run.sh: BENCH_ONLY is health, data, nodes or realtime (or unset for all), not '$only'" >&2; exit 2 ;;
 esac
 if [ "$only" = all ] || [ "$only" = health ]; then
     python3 Benchmarks/health_vs_nginx.py --rounds "${1:-5}" --bmob .build/release/bmob --report BENCHMARKS.md
@@ -21,6 +21,12 @@ if [ "$only" = all ] || [ "$only" = data ]; then
     # Benchmarks/out/data_api.json.
     python3 Benchmarks/data_api.py --rounds "${BENCH_DATA_ROUNDS:-5}" --bmob .build/release/bmob \
         --bench .build/release/bmob-bench --report BENCHMARKS.md --json Benchmarks/out/data_api.json
+fi
+if [ "$only" = all ] || [ "$only" = nodes ]; then
+    # Two bmob serve nodes and nginx on one throwaway PostgreSQL; every round's numbers go to
+    # Benchmarks/out/nodes_scaling.json.
+    python3 Benchmarks/nodes_scaling.py --rounds "${BENCH_NODES_ROUNDS:-3}" --bmob .build/release/bmob \
+        --report BENCHMARKS.md --json Benchmarks/out/nodes_scaling.json
 fi
 if [ "$only" = all ] || [ "$only" = realtime ]; then
     # The reference's websockets (pinned as the tests pin it) goes into .build-bench/venv; every run's numbers

@@ -5,7 +5,7 @@
 #   scripts/bootstrap.sh test     also the tests' independent protocol peers: the `websockets` library from
 #                                 PyPI in a virtual environment at .build/python-peers (tests find its
 #                                 interpreter there, or at $BMOB_PYTHON_PEERS)
-#   scripts/bootstrap.sh bench    also the benchmark peers (wrk, nginx) and valgrind
+#   scripts/bootstrap.sh bench    also the benchmark peers (wrk, nginx, PostgreSQL) and valgrind
 #   scripts/bootstrap.sh cluster  also PostgreSQL and nginx, for scripts/cluster.sh
 set -euo pipefail
 
@@ -32,7 +32,7 @@ case "$(uname -s)" in
 Linux)
     packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev)
     [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl postgresql)
-    [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv valgrind)
+    [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv valgrind postgresql)
     [ "$want_cluster" = 1 ] && packages+=(postgresql nginx-light curl)
     missing=()
     for package in "${packages[@]}"; do
