@@ -343,11 +343,11 @@ def raw_sqlite(binary, path, seconds, journal=False):
 def postgres_cpu(server):
     """CPU seconds of a cluster: the postmaster, the children it reaped (pgbench's backends, once they exit) and
     the children still running."""
-    pids = server.cpu_pids()
-    with open(f"/proc/{pids[0]}/stat") as handle:
+    _, postmaster, *children = server.cpu_pids()  # the first is bmob's own process
+    with open(f"/proc/{postmaster}/stat") as handle:
         fields = handle.read().rsplit(")", 1)[1].split()
     total = sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-    for pid in pids[1:]:
+    for pid in children:
         try:
             total += cpu_seconds([pid])
         except (FileNotFoundError, ProcessLookupError):

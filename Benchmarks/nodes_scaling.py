@@ -138,8 +138,11 @@ machine's {cores} cores; CPU per request counts PostgreSQL, the serving node(s) 
 {chr(10).join(ratios)}
 
 On {cores} cores a second node cannot add throughput: PostgreSQL, nginx and wrk already use the cores the first
-node leaves. The row shows that a second node costs nothing in errors or CPU per request; throughput grows with
-nodes when each node (and PostgreSQL) has cores of its own.
+node leaves, and the second node's event loop, reader threads and connections only add switching between
+processes (hence the higher CPU per request). Creates also take turns across nodes, holding the app's advisory
+lock for each group commit, so two nodes make smaller groups. Several nodes are for availability (one can be
+killed or restarted, see `NodeProcessTests`) and for machines where each node, and PostgreSQL, has cores of its
+own; this machine cannot show that scaling.
 <!-- bench:nodes:end -->
 """
 

@@ -7,20 +7,25 @@ extension PostgresConnection: SQLStoreConnection {
     /// Begins the writer's transaction in one round trip: the app's schema first on the search path for this
     /// transaction (so that a transaction-mode pooler may hand out any server connection), the app's advisory lock
     /// (writers on every node take turns, so `seq`s are drawn in commit order; the lock is released only once the
-    /// commit is visible), and the journal's head, which tells whether another node wrote since this connection's
-    /// last transaction.
+    /// commit is visible), and the journal's entries since the last one this connection saw: their head, and
+    /// whether another node changed a schema meanwhile.
     ///
-    /// - Returns: Whether another writer appended to the journal meanwhile, so that the writer reloads its catalog.
+    /// - Returns: Whether a journal entry since this connection's last transaction changed a schema (`schema`,
+    ///   `dropClass`), so that the writer reloads its catalog; other nodes' object writes need no reload.
     func beginWrite() throws(StoreError) -> Bool {
         guard let schema else { preconditionFailure("beginWrite before use(schema:)") }
-        let head = try executeReturning(
+        // Only the entries since the last seen one are read (by the primary key): their head, and whether any
+        // changed a schema.
+        let seen = lastSeenSeq
+        let (head, schemaChanged) = try executeReturning(
             """
             BEGIN; SET LOCAL search_path TO \(schema); SELECT pg_advisory_xact_lock(\(lockKey));
-            SELECT COALESCE(max(seq), 0) FROM "__journal"
+            SELECT COALESCE(max(seq), \(seen)), COALESCE(bool_or(op IN ('schema', 'dropClass')), false)
+            FROM "__journal" WHERE seq > \(seen)
             """
-        ) { $0.int64(0) } ?? 0
-        defer { lastSeenSeq = head }
-        return head != lastSeenSeq
+        ) { ($0.int64(0), $0.bool(1)) } ?? (seen, false)
+        lastSeenSeq = head
+        return schemaChanged
     }
 
     /// `COMMIT`, after `pg_notify` on the app's channel with the new journal head when the transaction appended to
