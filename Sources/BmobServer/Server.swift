@@ -105,7 +105,8 @@ package final class Server: Sendable {
                 stores: StoreFactory(
                     configuration.storage,
                     workLimits: StoreWorkLimits(
-                        regexSteps: configuration.maxRegexSteps, queryWork: configuration.maxQueryWork))
+                        regexSteps: configuration.maxRegexSteps, queryWork: configuration.maxQueryWork),
+                    listenURL: configuration.databaseListenURL)
             )
         } catch {
             pool.shutdown()

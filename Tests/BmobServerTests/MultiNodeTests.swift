@@ -9,8 +9,12 @@ import Testing
 /// node's realtime subscribers hear, in order, once; and every node reads it.
 @Suite("Several nodes on PostgreSQL", .enabled(if: TestPostgres.isSelected, "runs in the PostgreSQL pass of make test (BMOB_TEST_ENGINE=postgres)"))
 struct MultiNodeTests {
-    /// Starts `count` servers on one fresh database and one data folder (the apps file), runs `body`, stops them.
-    private func withNodes(_ count: Int, _ body: ([TestServer]) async throws -> Void) async throws {
+    /// Starts `count` servers on one fresh database and one data folder (the apps file), runs `body`, stops them;
+    /// `configure` sets node `index`'s configuration further, given the database's URL.
+    private func withNodes(
+        _ count: Int, configure: (Int, String, inout ServerConfiguration) -> Void = { _, _, _ in },
+        _ body: ([TestServer]) async throws -> Void
+    ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-nodes-\(UUID().uuidString)")
         let (database, url) = try await withoutBlockingThePool { try TestPostgres.makeDatabase() }
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -18,8 +22,12 @@ struct MultiNodeTests {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try database.write(to: TestServer.postgresDatabaseFile(folder), atomically: true, encoding: .utf8)
-            for _ in 0..<count {
-                nodes.append(try await TestServer.start(dataDirectory: folder) { $0.storage = .postgres(url: url) })
+            for index in 0..<count {
+                nodes.append(
+                    try await TestServer.start(dataDirectory: folder) {
+                        $0.storage = .postgres(url: url)
+                        configure(index, url, &$0)
+                    })
             }
             try await body(nodes)
         } catch {
@@ -81,6 +89,32 @@ struct MultiNodeTests {
                     #expect(response.status == 403)
                 }
             }
+        }
+    }
+
+    @Test("journal listeners connect where databaseListenURL says (past a transaction-mode pooler, to PostgreSQL)")
+    func listenersConnectWhereTheListenURLSays() async throws {
+        let unreachable = "postgresql://postgres@/bmob?host=/nonexistent-bmob-socket-folder&port=1"
+        try await withNodes(3, configure: { index, url, configuration in
+            if index == 1 { configuration.databaseListenURL = unreachable }
+            // The database itself, spelled otherwise (as a pooler's bypass would be another address).
+            if index == 2 { configuration.databaseListenURL = url + "&application_name=direct" }
+        }) { nodes in
+            var subscribers: [SocketIOTestClient] = []
+            for node in nodes[1...] {
+                let client = try await SocketIOTestClient.connect(node)
+                try await client.subscribe("Chat", .updateTable)
+                subscribers.append(client)
+            }
+            let response = try await nodes[0].call("POST", "/1/classes/Chat", json: ["n": 1])
+            #expect(response.status == 201)
+            // Node 2 listens through its listen URL (here the server itself, as a pooler's bypass would be).
+            #expect(try await subscribers[1].nextEvent().data?["n"] == 1)
+            // Node 1's listener cannot connect: it hears nothing of other nodes' writes, within several polls,
+            // though it reads and writes through its database URL.
+            #expect(try await subscribers[0].expectSilence(milliseconds: 1500) == nil)
+            let count = try await nodes[1].call("GET", "/1/classes/Chat?count=1&limit=0")
+            #expect(count.json?["count"] == 1)
         }
     }
 

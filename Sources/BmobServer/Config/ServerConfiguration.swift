@@ -32,6 +32,9 @@ package struct ServerConfiguration: Sendable, Equatable {
     /// crash, `full` also a power loss, with slower commits); or one PostgreSQL database for several server nodes
     /// (`database: postgres://…`), a schema per app.
     package var storage = StorageConfiguration.sqlite()
+    /// On PostgreSQL, where each app's journal listener connects (`LISTEN` needs a session, which a
+    /// transaction-mode pooler does not keep); `nil` uses the `database` URL.
+    package var databaseListenURL: String?
     /// SMTP server for the server's mail (password resets, email verification); `nil` keeps mail in the
     /// development outbox (`<data>/outbox/<applicationId>.jsonl`). Plain SMTP only, no TLS.
     package var smtpHost: String?
@@ -145,6 +148,12 @@ package struct ServerConfiguration: Sendable, Equatable {
             }
             config.storage = .postgres(url: value)
         },
+        Setting(key: "databaseListen", environment: "BMOB_DATABASE_LISTEN", flag: "--database-listen", help: "a postgres:// URL straight to PostgreSQL for the journal listeners, when --database goes through a transaction-mode pooler (default: --database)") { config, value throws(ConfigurationError) in
+            guard value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") else {
+                throw ConfigurationError("databaseListen: expected a postgres:// URL")
+            }
+            config.databaseListenURL = value
+        },
         Setting(key: "sqliteSynchronous", environment: "BMOB_SQLITE_SYNCHRONOUS", flag: "--sqlite-synchronous", help: "normal (survives a crash) or full (survives power loss)") { config, value throws(ConfigurationError) in
             guard value == "normal" || value == "full" else {
                 throw ConfigurationError("sqliteSynchronous: expected 'normal' or 'full', got '\(value)'")
@@ -252,7 +261,7 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.maxBodyBytes == rhs.maxBodyBytes && lhs.maxHeaderBytes == rhs.maxHeaderBytes
             && lhs.headerTimeoutSeconds == rhs.headerTimeoutSeconds && lhs.bodyTimeoutSeconds == rhs.bodyTimeoutSeconds
             && lhs.idleTimeoutSeconds == rhs.idleTimeoutSeconds && lhs.shutdownGraceSeconds == rhs.shutdownGraceSeconds
-            && lhs.logLevel == rhs.logLevel && lhs.storage == rhs.storage
+            && lhs.logLevel == rhs.logLevel && lhs.storage == rhs.storage && lhs.databaseListenURL == rhs.databaseListenURL
             && lhs.smtpHost == rhs.smtpHost && lhs.smtpPort == rhs.smtpPort && lhs.smtpUser == rhs.smtpUser
             && lhs.smtpPassword == rhs.smtpPassword && lhs.mailFrom == rhs.mailFrom
             && lhs.sessionLifetimeSeconds == rhs.sessionLifetimeSeconds

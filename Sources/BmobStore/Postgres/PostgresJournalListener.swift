@@ -77,7 +77,7 @@ final class PostgresJournalListener: @unchecked Sendable {
     private func connected() throws -> PostgresConnection {
         if let connection, !connection.isBroken { return connection }
         connection?.close()
-        let opened = try PostgresConnection(url: configuration.url, applicationName: "bmob-listener")
+        let opened = try PostgresConnection(url: configuration.listenURL ?? configuration.url, applicationName: "bmob-listener")
         try opened.use(schema: configuration.schema)
         try opened.execute("LISTEN \(configuration.schema.channel)")
         connection = opened

@@ -19,6 +19,9 @@ extension PostgresStore {
         /// How often the journal listener looks at the journal's head when no notification woke it, in
         /// milliseconds: notifications are only a wake-up, and are lost while a connection is down.
         package var listenerPollMilliseconds: Int
+        /// Where the journal listener connects (`LISTEN` needs a session: past a transaction-mode pooler, straight
+        /// to PostgreSQL); `nil` uses ``url``.
+        package var listenURL: String?
 
         /// Makes a configuration.
         package init(
@@ -29,7 +32,8 @@ extension PostgresStore {
             clock: @escaping @Sendable () -> Int64 = StoreFactory.systemClock,
             workLimits: StoreWorkLimits = StoreWorkLimits(),
             maximumDocumentBytes: Int = .max,
-            listenerPollMilliseconds: Int = 500
+            listenerPollMilliseconds: Int = 500,
+            listenURL: String? = nil
         ) {
             self.url = url
             self.schema = PostgresSchemaName(applicationId: applicationId)
@@ -39,6 +43,7 @@ extension PostgresStore {
             self.workLimits = workLimits
             self.maximumDocumentBytes = maximumDocumentBytes
             self.listenerPollMilliseconds = listenerPollMilliseconds
+            self.listenURL = listenURL
         }
 
         /// A reader statement's timeout: ``StoreWorkLimits/queryWork`` at 200,000 steps a millisecond (the

@@ -23,16 +23,18 @@ package struct StoreFactory: Sendable {
     ///   - configuration: The engine and its settings.
     ///   - workLimits: How much work one query may do, on every app's store.
     ///   - clock: The time recorded in journal entries, in milliseconds since 1970 UTC.
+    ///   - listenURL: On PostgreSQL, where the journal listeners connect (by default the database's URL).
     package init(
         _ configuration: StorageConfiguration,
         workLimits: StoreWorkLimits = StoreWorkLimits(),
-        clock: @escaping @Sendable () -> Int64 = StoreFactory.systemClock
+        clock: @escaping @Sendable () -> Int64 = StoreFactory.systemClock,
+        listenURL: String? = nil
     ) {
         switch configuration {
         case .sqlite(let synchronous):
             self = .sqlite(synchronous: synchronous, workLimits: workLimits, clock: clock)
         case .postgres(let url):
-            self = .postgres(url: url, workLimits: workLimits, clock: clock)
+            self = .postgres(url: url, listenURL: listenURL, workLimits: workLimits, clock: clock)
         }
     }
 
