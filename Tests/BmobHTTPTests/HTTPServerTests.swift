@@ -42,7 +42,7 @@ import BmobServerCodecs
 
     /// Waits until the server holds `count` connections (it learns of closes asynchronously).
     private func waitForConnectionCount(_ server: HTTPServer, _ count: Int) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         while server.connectionCount != count {
             guard ContinuousClock.now < deadline else { return false }
             try? await Task.sleep(for: .milliseconds(5))

@@ -42,7 +42,7 @@ final class TestGates: Sendable {
     }
 
     /// Waits (checking every 5 ms, for up to `seconds`) until a handler waits at the gate `name`.
-    func waitForArrival(_ name: String, seconds: Double = 10) async -> Bool {
+    func waitForArrival(_ name: String, seconds: Double = 60) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
         while waiting(name) == 0 {
             guard ContinuousClock.now < deadline else { return false }

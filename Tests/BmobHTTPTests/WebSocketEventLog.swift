@@ -20,7 +20,7 @@ final class WebSocketEventLog: Sendable {
     }
 
     /// Waits up to `seconds` for an event matching `predicate`.
-    func waitFor(seconds: Double = 5, _ predicate: (Event) -> Bool) async -> Event? {
+    func waitFor(seconds: Double = 60, _ predicate: (Event) -> Bool) async -> Event? {
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(seconds * 1000)))
         while ContinuousClock.now < deadline {
             if let event = all.first(where: predicate) { return event }

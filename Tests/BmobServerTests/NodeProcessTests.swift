@@ -21,7 +21,12 @@ struct NodeProcessTests {
         init(folder: URL, database: String) throws {
             process = try ChildProcess(
                 CLITests.executable.path,
-                ["serve", "--port", "0", "--data", folder.path, "--database", database, "--log-level", "error"],
+                [
+                    "serve", "--port", "0", "--data", folder.path, "--database", database, "--log-level", "error",
+                    // As test servers do: a fully loaded suite on two cores may take seconds between a handshake
+                    // and its WebSocket, or to send a request's headers.
+                    "--realtime-handshake-lifetime-seconds", "60", "--header-timeout", "60",
+                ],
                 output: .pipe, error: .inherit)
             var text = ""
             while !text.contains("\n") || !text.contains("listening on ") {
