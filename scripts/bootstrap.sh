@@ -4,7 +4,7 @@
 #   scripts/bootstrap.sh          build dependencies (what `make serve` needs)
 #   scripts/bootstrap.sh test     also the tests' independent protocol peers: the `websockets` library from
 #                                 PyPI in a virtual environment at .build/python-peers (tests find its
-#                                 interpreter there, or at $BMOB_PYTHON_PEERS)
+#                                 interpreter there, or at $BMOB_PYTHON_PEERS), PostgreSQL and PgBouncer
 #   scripts/bootstrap.sh bench    also the benchmark peers (wrk, nginx, PostgreSQL) and valgrind
 #   scripts/bootstrap.sh cluster  also PostgreSQL and nginx, for scripts/cluster.sh
 set -euo pipefail
@@ -31,7 +31,7 @@ as_root() {
 case "$(uname -s)" in
 Linux)
     packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev)
-    [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl postgresql)
+    [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl postgresql pgbouncer)
     [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv valgrind postgresql)
     [ "$want_cluster" = 1 ] && packages+=(postgresql nginx-light curl)
     missing=()
@@ -47,7 +47,7 @@ Linux)
 Darwin)
     command -v brew >/dev/null 2>&1 || { echo "bootstrap: Homebrew is required on macOS (https://brew.sh)" >&2; exit 1; }
     formulas=(pkg-config sqlite libpq openssl)
-    [ "$want_test" = 1 ] && formulas+=(python)
+    [ "$want_test" = 1 ] && formulas+=(python postgresql pgbouncer)
     [ "$want_bench" = 1 ] && formulas+=(wrk nginx)
     [ "$want_cluster" = 1 ] && formulas+=(postgresql nginx)
     for formula in "${formulas[@]}"; do
