@@ -87,9 +87,19 @@ protocol SQLStoreConnection: AnyObject, SendableMetatype {
 
     /// Appends one journal row in the open transaction and returns its `seq`.
     func appendJournal(_ values: [SQLValue]) throws(StoreError) -> Int64
+
+    /// Runs `insert` (one `INSERT` with `values`) and appends its journal row (``appendJournal(_:)``'s `journal`
+    /// values); returns the row's `seq`. An engine may send both as one statement (PostgreSQL: one round trip).
+    func insertJournaled(_ insert: String, _ values: [SQLValue], journal: [SQLValue]) throws(StoreError) -> Int64
 }
 
 extension SQLStoreConnection {
+    /// The insert, then the journal row: two statements.
+    func insertJournaled(_ insert: String, _ values: [SQLValue], journal: [SQLValue]) throws(StoreError) -> Int64 {
+        try run(insert, values)
+        return try appendJournal(journal)
+    }
+
     /// Runs one statement without parameters and returns how many rows it changed.
     @discardableResult
     func run(_ sql: String) throws(StoreError) -> Int {

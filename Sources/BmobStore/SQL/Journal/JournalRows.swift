@@ -80,10 +80,20 @@ enum JournalRows {
         time: Int64
     ) throws -> Int64 {
         try connection.appendJournal(
-            [
-                .text(className), SQLValue(objectId), .text(op.rawValue), SQLValue(utf8: beforeJSON),
-                SQLValue(utf8: afterJSON), SQLValue(author?.caller), SQLValue(author?.door), .integer(time),
-            ])
+            values(
+                className: className, objectId: objectId, op: op, beforeJSON: beforeJSON, afterJSON: afterJSON,
+                author: author, time: time))
+    }
+
+    /// The values of one journal row, in ``SQLStoreConnection/appendJournal(_:)``'s order.
+    static func values(
+        className: String, objectId: String?, op: JournalOperation, beforeJSON: [UInt8]?, afterJSON: [UInt8]?,
+        author: JournalAuthor?, time: Int64
+    ) -> [SQLValue] {
+        [
+            .text(className), SQLValue(objectId), .text(op.rawValue), SQLValue(utf8: beforeJSON),
+            SQLValue(utf8: afterJSON), SQLValue(author?.caller), SQLValue(author?.door), .integer(time),
+        ]
     }
 
     static func lastSeq(_ connection: some SQLStoreConnection) throws -> Int64 {

@@ -54,6 +54,28 @@ enum ObjectRows {
         }
     }
 
+    /// ``insert(_:_:_:dataJSON:)`` and the object's journal row (``JournalRows/values(className:objectId:op:beforeJSON:afterJSON:author:time:)``),
+    /// as the engine sends them best; returns the row's `seq`.
+    static func insertJournaled(
+        _ connection: some SQLStoreConnection, _ table: SQLTableName, _ object: StoredObject, dataJSON: [UInt8],
+        journal: [SQLValue]
+    ) throws -> Int64 {
+        let sql = connection.classSQL.text(.insert, for: table) {
+            "INSERT INTO \($0) (objectId, createdAt, updatedAt, acl, data) VALUES (?, ?, ?, ?, ?)"
+        }
+        do {
+            return try connection.insertJournaled(
+                sql,
+                [
+                    .text(object.objectId), .integer(object.createdAt), .integer(object.updatedAt),
+                    SQLValue(utf8: object.acl?.jsonBytes), .utf8(dataJSON),
+                ],
+                journal: journal)
+        } catch {
+            throw connection.constraintError(error)
+        }
+    }
+
     /// Replaces the row's columns; returns whether a row matched.
     static func update(
         _ connection: some SQLStoreConnection, _ table: SQLTableName, _ object: StoredObject, dataJSON: [UInt8]? = nil

@@ -74,10 +74,11 @@ final class SQLWriteTransaction<Connection: SQLStoreConnection>: StoreWriteTrans
         }
         // Encode the fields once: the size check, the data column and the journal's `after` share the text.
         let fieldsJSON = try documentJSON(object)
-        try ObjectRows.insert(connection, table, object, dataJSON: fieldsJSON)
-        journalHead = try JournalRows.append(
-            connection, className: object.className, objectId: object.objectId, op: .create, beforeJSON: nil,
-            afterJSON: object.jsonBytes(fieldsJSON: fieldsJSON), author: caller, time: time)
+        journalHead = try ObjectRows.insertJournaled(
+            connection, table, object, dataJSON: fieldsJSON,
+            journal: JournalRows.values(
+                className: object.className, objectId: object.objectId, op: .create, beforeJSON: nil,
+                afterJSON: object.jsonBytes(fieldsJSON: fieldsJSON), author: caller, time: time))
         try announceIfSessionsDepend(on: object.className, .create)
     }
 
