@@ -149,11 +149,7 @@ class BmobPostgres(Bmob):
 
     def cpu_pids(self):
         """The server and every PostgreSQL process of its cluster (the postmaster and its children)."""
-        pid_file = os.path.join(self.environment["BMOB_POSTGRES_DIR"], "data", "postmaster.pid")
-        with open(pid_file) as handle:
-            postmaster = int(handle.readline())
-        children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
-        return [self.process.pid, postmaster] + [int(pid) for pid in children]
+        return [self.process.pid] + cluster_pids(self.environment)
 
     def stop_database(self):
         subprocess.run([os.path.join(ROOT, "scripts", "postgres.sh"), "destroy"], env=self.environment,
@@ -284,9 +280,16 @@ def wrk(server, requests_file, seconds, connections, capture=None):
     return result
 
 
-def server_cpu(server):
-    """CPU seconds of a server's processes so far (a process that ended meanwhile counts nothing)."""
-    pids = server.cpu_pids() if hasattr(server, "cpu_pids") else [server.process.pid]
+def cluster_pids(environment):
+    """The postmaster of the scripts/postgres.sh cluster that `environment` names, then its children."""
+    with open(os.path.join(environment["BMOB_POSTGRES_DIR"], "data", "postmaster.pid")) as handle:
+        postmaster = int(handle.readline())
+    children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
+    return [postmaster] + [int(pid) for pid in children]
+
+
+def cpu_by_pid(pids):
+    """CPU seconds of each of `pids` so far (a process that ended meanwhile counts nothing)."""
     total = {}
     for pid in pids:
         try:
@@ -294,6 +297,11 @@ def server_cpu(server):
         except (FileNotFoundError, ProcessLookupError):
             pass
     return total
+
+
+def server_cpu(server):
+    """CPU seconds of a server's processes so far."""
+    return cpu_by_pid(server.cpu_pids() if hasattr(server, "cpu_pids") else [server.process.pid])
 
 
 def measure(server, workload, requests_file, args, failures):
@@ -343,16 +351,10 @@ def raw_sqlite(binary, path, seconds, journal=False):
 def postgres_cpu(server):
     """CPU seconds of a cluster: the postmaster, the children it reaped (pgbench's backends, once they exit) and
     the children still running."""
-    _, postmaster, *children = server.cpu_pids()  # the first is bmob's own process
+    postmaster, *children = cluster_pids(server.environment)
     with open(f"/proc/{postmaster}/stat") as handle:
         fields = handle.read().rsplit(")", 1)[1].split()
-    total = sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-    for pid in children:
-        try:
-            total += cpu_seconds([pid])
-        except (FileNotFoundError, ProcessLookupError):
-            pass
-    return total
+    return sum(int(value) for value in fields[11:15]) / os.sysconf("SC_CLK_TCK") + sum(cpu_by_pid(children).values())
 
 
 POSTGRES_SELECT = ("SELECT objectId, createdAt, updatedAt, acl, data FROM \"Score\" WHERE (((data -> 'score') < "

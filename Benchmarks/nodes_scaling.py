@@ -20,8 +20,8 @@ import subprocess
 import tempfile
 import time
 
-from bench_common import cpu_seconds, free_ports, replace_section, wait_for
-from data_api import APP_ID, MASTER_KEY, REST_KEY, SCORE_RANGE, Bmob, Client, seed, wrk
+from bench_common import free_ports, replace_section, wait_for
+from data_api import APP_ID, MASTER_KEY, REST_KEY, SCORE_RANGE, Bmob, Client, cluster_pids, cpu_by_pid, seed, wrk
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORKLOADS = ("create", "query")
@@ -50,13 +50,6 @@ def start_postgres(workdir):
     url = subprocess.run([os.path.join(ROOT, "scripts", "postgres.sh"), "start"], check=True, capture_output=True,
                          text=True, env=environment).stdout.strip()
     return url, environment
-
-
-def postgres_pids(environment):
-    with open(os.path.join(environment["BMOB_POSTGRES_DIR"], "data", "postmaster.pid")) as handle:
-        postmaster = int(handle.readline())
-    children = subprocess.run(["pgrep", "-P", str(postmaster)], capture_output=True, text=True).stdout.split()
-    return [postmaster] + [int(pid) for pid in children]
 
 
 def start_nginx(workdir, nodes, ports):
@@ -91,20 +84,10 @@ def process_tree(pid):
     return [pid] + [int(child) for child in children]
 
 
-def cpu_of(pids):
-    total = 0.0
-    for pid in pids:
-        try:
-            total += cpu_seconds([pid])
-        except (FileNotFoundError, ProcessLookupError):
-            pass
-    return total
-
-
 def measure(target, requests_file, pids, args):
-    before = cpu_of(pids)
+    before = sum(cpu_by_pid(pids).values())
     result = wrk(target, requests_file, args.seconds, args.connections)
-    used = cpu_of(pids) - before
+    used = sum(cpu_by_pid(pids).values()) - before
     requests = max(1, result["requests"])
     return {"rps": result["requests"] * 1e6 / result["duration_us"], "cpu_us": used * 1e6 / requests,
             "errors": result["non2xx"] + result["socket_errors"]}
@@ -199,7 +182,7 @@ def main():
         for round_index in range(args.rounds):
             for workload in WORKLOADS:
                 for count, target in ((1, one), (2, two)):
-                    pids = postgres_pids(environment) + process_tree(nginx.pid) + [node.pid for node in nodes[:count]]
+                    pids = cluster_pids(environment) + process_tree(nginx.pid) + [node.pid for node in nodes[:count]]
                     row = measure(target, files[workload], pids, args)
                     runs.setdefault((workload, count), []).append(row)
                     print(f"round {round_index + 1} {workload} {count} node(s): {row['rps']:,.0f} requests/s, "

@@ -53,10 +53,17 @@ import Glibc
 
     /// Starts `bmob serve` on port 0 and returns it with everything it printed up to its listening line.
     private func startServe(data: String) throws -> (process: ChildProcess, output: String) {
-        let process = try ChildProcess(
-            Self.executable.path, ["serve", "--port", "0", "--data", data], output: .pipe, error: .null)
+        try Self.serve(["--port", "0", "--data", data])
+    }
+
+    /// Starts `bmob serve` with `arguments` and returns it with everything it printed up to the end of its
+    /// listening line (or its end, when it exits first); its standard error goes to `error`.
+    static func serve(
+        _ arguments: [String], error: ChildProcess.Stream = .null
+    ) throws -> (process: ChildProcess, output: String) {
+        let process = try ChildProcess(executable.path, ["serve"] + arguments, output: .pipe, error: error)
         var text = ""
-        while !text.contains("listening on ") {
+        while !(text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().contains { $0.hasPrefix("listening on ") }) {
             let chunk = ChildProcess.read(process.output!)
             if chunk.isEmpty { break }  // the process ended
             text += String(decoding: chunk, as: UTF8.self)

@@ -19,21 +19,15 @@ struct NodeProcessTests {
 
         /// Starts `bmob serve` on port 0 with the apps and objects in `database`, and waits for its listening line.
         init(folder: URL, database: String) throws {
-            process = try ChildProcess(
-                CLITests.executable.path,
+            let text: String
+            (process, text) = try CLITests.serve(
                 [
-                    "serve", "--port", "0", "--data", folder.path, "--database", database, "--log-level", "error",
+                    "--port", "0", "--data", folder.path, "--database", database, "--log-level", "error",
                     // As test servers do: a fully loaded suite on two cores may take seconds between a handshake
                     // and its WebSocket, or to send a request's headers.
                     "--realtime-handshake-lifetime-seconds", "60", "--header-timeout", "60",
                 ],
-                output: .pipe, error: .inherit)
-            var text = ""
-            while !text.contains("\n") || !text.contains("listening on ") {
-                let chunk = ChildProcess.read(process.output!)
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
+                error: .inherit)
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
                 let port = line.split(separator: ":").last.flatMap({ Int($0) })
             else {

@@ -1,3 +1,4 @@
+import BmobCrypto
 package import BmobStore
 package import BmobWire
 package import Foundation
@@ -68,13 +69,10 @@ package struct AppRegistry: Sendable {
     ///
     /// - Throws: ``ConfigurationError`` when the database cannot be reached.
     package func sharedSecret(_ name: String) throws -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        let candidate = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        guard let appTable else { return candidate }
-        let hex = candidate.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
-            .joined()
+        let candidate = SecureRandom.hex(byteCount: 32)
+        guard let appTable else { return Array(candidate.utf8) }
         do {
-            return Array(try appTable.sharedSecret(name, candidate: hex).utf8)
+            return Array(try appTable.sharedSecret(name, candidate: candidate).utf8)
         } catch {
             throw ConfigurationError("cannot read the shared secret \(name) from the database (\(error))")
         }

@@ -72,9 +72,9 @@ package final class SocketIOSessionTable: Sendable {
         self.perClientLimit = perClientLimit
         self.capacity = capacity
         self.clock = now
-        var generator = SystemRandomNumberGenerator()
-        self.signingKey = signingKey ?? (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        self.signingKey = signingKey ?? SecureRandom.bytes(32)
         self.wallClock = wallClock
+        var generator = SystemRandomNumberGenerator()
         self.node = String(SocketIOHandshake.makeSID(using: &generator).prefix(8))
     }
 
@@ -116,7 +116,7 @@ package final class SocketIOSessionTable: Sendable {
 
     /// `message-<signature>`: the first 16 bytes of the HMAC-SHA256 of `message`, in hex.
     private func signed(_ message: String) -> String {
-        message + "-" + Self.hex(HMACSHA256.authenticationCode(key: signingKey, message: Array(message.utf8)).prefix(16))
+        message + "-" + Hex.encode(HMACSHA256.authenticationCode(key: signingKey, message: Array(message.utf8)).prefix(16))
     }
 
     /// Accepts, once, an id another node issued: its signature holds and its expiry is ahead.
@@ -134,16 +134,6 @@ package final class SocketIOSessionTable: Sendable {
             }
             return state.claimedFromOthers.updateValue(expiry, forKey: sid) == nil
         }
-    }
-
-    private static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// Drops expired ids from the front of the issue order, up to the first one still usable.

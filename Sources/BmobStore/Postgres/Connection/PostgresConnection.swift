@@ -236,14 +236,19 @@ final class PostgresConnection {
             try execute("DEALLOCATE ALL")
             prepared = [:]
         }
-        preparedCount += 1
-        let name = "bmob\(preparedCount)"
+        let name = freshStatementName()
         let text = PostgresPlaceholders.numbered(sql).sql
         guard let result = PQprepare(handle, name, text, 0, nil) else { throw connectionError(sql: sql) }
         defer { PQclear(result) }
         try check(result, sql: sql)
         prepared[sql] = name
         return name
+    }
+
+    /// A name no statement of this connection has had.
+    private func freshStatementName() -> String {
+        preparedCount += 1
+        return "bmob\(preparedCount)"
     }
 
     /// Throws the statement's error unless `result` reports success.
@@ -311,8 +316,7 @@ final class PostgresConnection {
         if sent.count == begin.count, prepared[sql] != nil || prepared.count < Self.statementLimit {
             var name = prepared[sql]
             if name == nil {
-                preparedCount += 1
-                let fresh = "bmob\(preparedCount)"
+                let fresh = freshStatementName()
                 if PQsendPrepare(handle, fresh, PostgresPlaceholders.numbered(sql).sql, 0, nil) == 1 {
                     sent.append((.prepare(fresh), sql))
                     name = fresh
