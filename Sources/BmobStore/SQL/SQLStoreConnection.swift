@@ -55,6 +55,14 @@ protocol SQLStoreConnection: AnyObject, SendableMetatype {
     ///   connection's last transaction, so that the writer reloads its catalog before running jobs.
     func beginWrite() throws(StoreError) -> Bool
 
+    /// Rolls the writer's transaction back.
+    func rollback() throws(StoreError)
+
+    /// Whether the writer allows the engine to send a job's writes without waiting for their answers (for jobs
+    /// without a savepoint): a failure then surfaces at a later statement or at the commit as
+    /// ``StoreError/Code/deferredWriteFailed``, and the writer runs the group again, each job in a savepoint.
+    var defersWrites: Bool { get set }
+
     /// Commits the writer's transaction; `journalHead` is the last `seq` it appended (0 for none), which an engine
     /// shared by several server nodes announces to the others.
     func commitWrite(journalHead: Int64) throws(StoreError)

@@ -172,6 +172,10 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
     /// failure can be undone by rolling back everything and running the others again. A job that fails
     /// without having changed anything (``SQLStoreConnection/changeMark``; most failures are validation errors)
     /// needs no undoing at all.
+    ///
+    /// A job without a savepoint may have its writes sent without waiting (``SQLStoreConnection/defersWrites``);
+    /// when one of them fails, the next statement or the commit says so (``StoreError/Code/deferredWriteFailed``)
+    /// without saying whose it was, and the transaction is rolled back and run again, each job in a savepoint.
     private func runTransaction(
         _ jobs: ArraySlice<StoreWriteJob>, savepointEach: Bool
     ) -> (remaining: ArraySlice<StoreWriteJob>, savepointEach: Bool) {
@@ -191,7 +195,7 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
                 self.catalog = try SchemaRows.loadCatalog(connection)
             }
         } catch {
-            if connection.isInTransaction { _ = try? connection.run("ROLLBACK", []) }
+            if connection.isInTransaction { try? connection.rollback() }
             fail(jobs, error)
             return ([], false)
         }
@@ -213,6 +217,8 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
             let mark = savepoint ? nil : connection.changeMark
             // `$regex` steps are limited per evaluation on the writer too; a new job starts with a clean slate.
             connection.resetWorkBudget()
+            connection.defersWrites = !savepoint
+            defer { connection.defersWrites = false }
             do {
                 if savepoint { try connection.run("SAVEPOINT job", []) }
                 try job.perform(transaction)
@@ -222,6 +228,18 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
                 journalHead = max(journalHead, transaction.journalHead)
                 succeeded.append(job)
                 allRerunnable = allRerunnable && job.rerunnable
+            } catch let error as StoreError where error.code == .deferredWriteFailed {
+                // An earlier write of this transaction failed, or this job's: run them all again, each in a
+                // savepoint, where a failure is its own job's (every job that succeeded here is rerunnable, and
+                // this one is or has not started: a savepoint's job defers nothing, and its SAVEPOINT reads what
+                // was deferred before it).
+                transaction.invalidate()
+                try? connection.rollback()
+                lock.withLock {
+                    statistics.failedWrites += failedCount
+                    statistics.rerunGroups += 1
+                }
+                return (ArraySlice(succeeded + jobs[(index - 1)...]), true)
             } catch {
                 transaction.invalidate()
                 job.fail(error)
@@ -238,14 +256,14 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
                         try connection.run("ROLLBACK TO job", [])
                         try connection.run("RELEASE job", [])
                     } catch {
-                        _ = try? connection.run("ROLLBACK", [])
+                        try? connection.rollback()
                         fail(succeeded, error, alreadyCounted: failedCount)
                         return (jobs[index...], false)
                     }
                 } else if let mark, connection.changeMark != mark || connection.isInFailedTransaction {
                     // Its changes cannot be undone alone: undo everything, and run the others again (each
                     // succeeded job here is rerunnable, or this job would have had a savepoint).
-                    _ = try? connection.run("ROLLBACK", [])
+                    try? connection.rollback()
                     fail([], error, alreadyCounted: failedCount)
                     lock.withLock { statistics.rerunGroups += 1 }
                     return (ArraySlice(succeeded + jobs[index...]), true)
@@ -254,8 +272,15 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
         }
         do {
             try connection.commitWrite(journalHead: journalHead)
+        } catch where error.code == .deferredWriteFailed {
+            try? connection.rollback()
+            lock.withLock {
+                statistics.failedWrites += failedCount
+                statistics.rerunGroups += 1
+            }
+            return (ArraySlice(succeeded), true)
         } catch {
-            if connection.isInTransaction { _ = try? connection.run("ROLLBACK", []) }
+            if connection.isInTransaction { try? connection.rollback() }
             fail(succeeded, error, alreadyCounted: failedCount)
             return ([], false)
         }

@@ -12,7 +12,8 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
     package struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case notFound, objectIdTaken, duplicate, typeMismatch, invalidClassName, invalidFieldName, invalidQuery,
-                tooLarge, unsupportedValue, busy, unavailable, closed, corrupt, incompatible, io, full, readOnly, `internal`
+                tooLarge, unsupportedValue, busy, unavailable, closed, corrupt, incompatible, io, full, readOnly,
+                deferredWriteFailed, `internal`
         }
 
         private let base: Base
@@ -62,6 +63,10 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
         package static let full = Code(.full)
         /// The database file cannot be written.
         package static let readOnly = Code(.readOnly)
+        /// A write the writer sent without waiting for its answer failed, and the transaction awaits a rollback;
+        /// the writer runs its group again, each job in a savepoint, where the failure surfaces as itself. Never
+        /// leaves the store.
+        package static let deferredWriteFailed = Code(.deferredWriteFailed)
         /// A fault inside the store or the database engine; carries a source location.
         package static let `internal` = Code(.internal)
     }

@@ -178,6 +178,81 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test("writes sent without waiting commit with their answers in one round trip, past the in-flight bound")
+    func deferredWritesCommit() throws {
+        try withSchema { connection in
+            try connection.execute("CREATE TABLE t (n bigint PRIMARY KEY)")
+            try connection.execute("BEGIN")
+            let count = PostgresConnection.deferredLimit * 2 + 3
+            for n in 0..<count {
+                try connection.sendDeferred("INSERT INTO t VALUES (?)", [.integer(Int64(n))])
+            }
+            #expect(try connection.commitDeferred(notify: nil))
+            #expect(!connection.isInTransaction)
+            #expect(try connection.firstRow("SELECT count(*) FROM t") { $0.int64(0) } == Int64(count))
+            // Nothing in flight: the caller commits the usual way.
+            try connection.execute("BEGIN")
+            #expect(try !connection.commitDeferred(notify: nil))
+            try connection.execute("ROLLBACK")
+        }
+    }
+
+    @Test("a failed write sent without waiting surfaces at the next statement or the commit, and a rollback clears it")
+    func deferredWriteFailure() throws {
+        try withSchema { connection in
+            try connection.execute("CREATE TABLE t (n bigint PRIMARY KEY)")
+            try connection.run("INSERT INTO t VALUES (?)", [.integer(1)])
+            // At the next statement that waits, which does not run.
+            try connection.execute("BEGIN")
+            try connection.sendDeferred("INSERT INTO t VALUES (?)", [.integer(2)])
+            try connection.sendDeferred("INSERT INTO t VALUES (?)", [.integer(1)])
+            try connection.sendDeferred("INSERT INTO t VALUES (?)", [.integer(3)])
+            let atRead = #expect(throws: StoreError.self) { _ = try connection.firstRow("SELECT count(*) FROM t") { $0.int64(0) } }
+            #expect(atRead?.code == .deferredWriteFailed)
+            #expect((atRead?.underlying as? StoreError)?.code == .objectIdTaken)
+            #expect(connection.isInFailedTransaction)
+            try connection.execute("ROLLBACK")
+            // At the commit, which does not run either.
+            try connection.execute("BEGIN")
+            try connection.sendDeferred("INSERT INTO t VALUES (?)", [.integer(1)])
+            let atCommit = #expect(throws: StoreError.self) { _ = try connection.commitDeferred(notify: nil) }
+            #expect(atCommit?.code == .deferredWriteFailed)
+            #expect(connection.isInFailedTransaction)
+            // A call that cannot throw read the failure: the rollback drops it, and the connection goes on.
+            try connection.execute("ROLLBACK")
+            try connection.execute("BEGIN")
+            try connection.sendDeferred("INSERT INTO t VALUES (?)", [.integer(1)])
+            #expect(connection.isInFailedTransaction)
+            try connection.execute("ROLLBACK")
+            #expect(try connection.firstRow("SELECT count(*) FROM t") { $0.int64(0) } == 1)
+            // A write refused before it is sent (U+0000) leaves the ones in flight alone.
+            try connection.execute("BEGIN")
+            try connection.execute("CREATE TABLE s (v text)")
+            try connection.sendDeferred("INSERT INTO s VALUES (?)", [.text("kept")])
+            #expect(throws: StoreError.self) { try connection.sendDeferred("INSERT INTO s VALUES (?)", [.text("a\u{0}b")]) }
+            #expect(try connection.commitDeferred(notify: nil))
+            #expect(try connection.firstRow("SELECT count(*) FROM s") { $0.int64(0) } == 1)
+            // Also when it is the first: nothing is left in flight.
+            #expect(throws: StoreError.self) { try connection.sendDeferred("INSERT INTO s VALUES (?)", [.text("\u{0}")]) }
+            #expect(try connection.firstRow("SELECT count(*) FROM s") { $0.int64(0) } == 1)
+        }
+    }
+
+    @Test("a write sent without waiting while the statement cache is full goes the usual way")
+    func deferredWriteWithFullCache() throws {
+        try withSchema { connection in
+            try connection.execute("CREATE TABLE t (n bigint)")
+            for index in 0..<PostgresConnection.statementLimit {
+                _ = try connection.firstRow("SELECT ?::bigint + \(index)", [.integer(1)]) { $0.int64(0) }
+            }
+            try connection.execute("BEGIN")
+            try connection.sendDeferred("INSERT INTO t VALUES (?)", [.integer(1)])
+            try connection.sendDeferred("INSERT INTO t VALUES (? + 1)", [.integer(1)])
+            try connection.execute("COMMIT")
+            #expect(try connection.rows("SELECT n FROM t ORDER BY n") { $0.int64(0) } == [1, 2])
+        }
+    }
+
     @Test("LISTEN on one connection receives what another NOTIFYs after its commit")
     func notifications() throws {
         let url = try TestPostgres.url()

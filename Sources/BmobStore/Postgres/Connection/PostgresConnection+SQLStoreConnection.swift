@@ -8,7 +8,8 @@ extension PostgresConnection: SQLStoreConnection {
     /// transaction (so that a transaction-mode pooler may hand out any server connection), the app's advisory lock
     /// (writers on every node take turns, so `seq`s are drawn in commit order; the lock is released only once the
     /// commit is visible), and the journal's entries since the last one this connection saw: their head, and
-    /// whether another node changed a schema meanwhile.
+    /// whether another node changed a schema meanwhile. The head, read under the lock, lets the transaction's
+    /// appends number themselves (``knownJournalHead``).
     ///
     /// - Returns: Whether a journal entry since this connection's last transaction changed a schema (`schema`,
     ///   `dropClass`), so that the writer reloads its catalog; other nodes' object writes need no reload.
@@ -25,17 +26,25 @@ extension PostgresConnection: SQLStoreConnection {
             """
         ) { ($0.int64(0), $0.bool(1)) } ?? (seen, false)
         lastSeenSeq = head
+        knownJournalHead = head
         return schemaChanged
     }
 
     /// `COMMIT`, after `pg_notify` on the app's channel with the new journal head when the transaction appended to
     /// the journal: the notification is delivered with the commit, and wakes the other nodes' listeners.
+    /// Joined to the transaction's deferred writes when there are any (one round trip for their answers and the
+    /// commit).
     func commitWrite(journalHead: Int64) throws(StoreError) {
-        guard journalHead > 0, let notifyChannel else {
-            try execute("COMMIT")
-            return
+        let notify = (journalHead > 0 ? notifyChannel : nil).map { "SELECT pg_notify('\($0)', '\(journalHead)')" }
+        if try !commitDeferred(notify: notify) {
+            try execute([notify, "COMMIT"].compactMap { $0 }.joined(separator: "; "))
         }
-        try execute("SELECT pg_notify('\(notifyChannel)', '\(journalHead)'); COMMIT")
+        lastSeenSeq = max(lastSeenSeq, journalHead)
+    }
+
+    /// `ROLLBACK`; a deferred write's failure is dropped with the transaction.
+    func rollback() throws(StoreError) {
+        try execute("ROLLBACK")
     }
 
     /// `pg_notify` on the app's channel with the payload `sessions`, delivered with the commit (and dropped with a
@@ -88,21 +97,49 @@ extension PostgresConnection: SQLStoreConnection {
         error
     }
 
-    /// The largest `seq` plus one, drawn under the app's advisory lock, which the writer's transaction holds.
+    /// The next `seq` after ``knownJournalHead`` when the writer's transaction knows it, otherwise the largest one
+    /// plus one, drawn under the app's advisory lock, which the writer's transaction holds.
     func appendJournal(_ values: [SQLValue]) throws(StoreError) -> Int64 {
-        guard let seq = try readFirstRow(Self.appendJournalSQL, values, { $0.int64(0) }) else { throw StoreError(.internal, "the journal returned no seq") }
-        lastSeenSeq = seq
-        return seq
+        if let head = knownJournalHead {
+            try run(Self.appendNumberedJournalSQL, [.integer(head + 1)] + values)
+            return appended(head + 1)
+        }
+        guard let seq = try readFirstRow(Self.appendJournalSQL, values, { $0.int64(0) }) else {
+            throw StoreError(.internal, "the journal returned no seq")
+        }
+        return appended(seq)
     }
 
     /// Both in one statement, a data-modifying `WITH` (run once whether or not it is read): one round trip per
-    /// create instead of two.
+    /// create instead of two. With the journal's head known and ``defersWrites``, not even that: the statement
+    /// goes without waiting (``sendDeferred(_:_:)``), and its answer comes with the next one's.
     func insertJournaled(_ insert: String, _ values: [SQLValue], journal: [SQLValue]) throws(StoreError) -> Int64 {
+        if let head = knownJournalHead {
+            let sql = "WITH bmob_inserted AS (\(insert)) " + Self.appendNumberedJournalSQL
+            let arguments = values + [.integer(head + 1)] + journal
+            if defersWrites {
+                try sendDeferred(sql, arguments)
+            } else {
+                try run(sql, arguments)
+            }
+            return appended(head + 1)
+        }
         guard let seq = try readFirstRow("WITH bmob_inserted AS (\(insert)) " + Self.appendJournalSQL, values + journal, { $0.int64(0) })
         else { throw StoreError(.internal, "the journal returned no seq") }
-        lastSeenSeq = seq
+        return appended(seq)
+    }
+
+    /// Records `seq` as the journal's head in this transaction, and returns it. It becomes the last seen `seq`
+    /// only with the commit (a rollback takes it back).
+    private func appended(_ seq: Int64) -> Int64 {
+        knownJournalHead = seq
         return seq
     }
+
+    private static let appendNumberedJournalSQL = """
+        INSERT INTO \(SQLTableName.journal.quoted) (seq, \(JournalRows.appendColumns))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
 
     private static let appendJournalSQL = """
         INSERT INTO \(SQLTableName.journal.quoted) (seq, \(JournalRows.appendColumns))

@@ -25,6 +25,11 @@ final class PostgresConnection {
     /// Statements that begin a transaction, to be sent with the transaction's first statement
     /// (``beginWithFirstStatement(_:)``).
     private var deferredBegin: [String]?
+    /// Writes sent in pipeline mode whose results were not read yet (``sendDeferred(_:_:)``), in order.
+    private var deferred: [PostgresDeferredWrite] = []
+    /// The first failure among deferred writes whose results were read by a call that cannot throw; the next
+    /// statement throws it (``takeDeferredFailure(before:)``), a rollback drops it.
+    private var deferredFailure: StoreError?
     /// Counts statements run through ``run(_:_:)`` and ``execute(_:)``: any of them may have changed something.
     private(set) var changeMark: Int64 = 0
     /// Row statement texts of the class used last (``ObjectRows``).
@@ -35,8 +40,15 @@ final class PostgresConnection {
     private(set) var notifyChannel: String?
     /// The key of the app's transaction-scoped advisory lock, which writers hold from BEGIN to COMMIT.
     private(set) var lockKey: Int64 = 0
-    /// The largest journal `seq` this connection wrote or saw when its last write transaction began.
+    /// The largest journal `seq` this connection committed, or saw when its last write transaction began.
     var lastSeenSeq: Int64 = 0
+    /// The journal's head while the writer's transaction holds the app's lock (read when it began): the next
+    /// append takes the next `seq` without asking the database. `nil` outside a write, and after any failed
+    /// statement or rollback (then the next append asks, and counting resumes from its answer).
+    var knownJournalHead: Int64?
+    /// Whether the writer lets a create's insert go without waiting for its answer (``sendDeferred(_:_:)``): for
+    /// jobs without a savepoint, which are run again, each in a savepoint, if a deferred write fails.
+    var defersWrites = false
 
     /// Most statements prepared on one connection; above it the cache is emptied (`DEALLOCATE ALL`).
     static let statementLimit = 256
@@ -116,7 +128,7 @@ final class PostgresConnection {
     /// run in one round trip (`BEGIN; SET LOCAL …`), DDL, transaction control. Uncached.
     func execute(_ sql: String) throws(StoreError) {
         changeMark &+= 1
-        let handle = try beganHandle()
+        let handle = try beganHandle(before: sql)
         guard let result = PQexec(handle, sql) else { throw connectionError(sql: sql) }
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -156,7 +168,7 @@ final class PostgresConnection {
     /// first row of the last statement's result (`BEGIN; …; SELECT max(seq) …` in one round trip).
     func executeReturning<T>(_ sql: String, _ map: (PostgresRow) -> T) throws(StoreError) -> T? {
         changeMark &+= 1
-        let handle = try beganHandle()
+        let handle = try beganHandle(before: sql)
         guard let result = PQexec(handle, sql) else { throw connectionError(sql: sql) }
         defer { PQclear(result) }
         try check(result, sql: sql)
@@ -206,6 +218,7 @@ final class PostgresConnection {
 
     private func execute(_ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> OpaquePointer {
         let handle = readyHandle()
+        try takeDeferredFailure(before: sql)
         if let begin = deferredBegin {
             deferredBegin = nil
             return try executePipelined(begin: begin, sql, arguments, handle: handle)
@@ -251,12 +264,14 @@ final class PostgresConnection {
         return "bmob\(preparedCount)"
     }
 
-    /// Throws the statement's error unless `result` reports success.
+    /// Throws the statement's error unless `result` reports success. A failure makes the journal's head unknown
+    /// (a savepoint's rollback may follow).
     private func check(_ result: OpaquePointer, sql: String?) throws(StoreError) {
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return
         default:
+            knownJournalHead = nil
             throw statementError(result, sql: sql)
         }
     }
@@ -385,10 +400,137 @@ final class PostgresConnection {
         awaitingResults = true
     }
 
+    /// Sends a write (`sql` with `arguments`, prepared first when new) in pipeline mode and returns without
+    /// waiting: a group's creates reach the database back to back, and their answers are read together by the
+    /// next call that needs one (at the latest the commit, which joins them). A failure surfaces there as
+    /// ``StoreError/Code/deferredWriteFailed``, or as ``StoreError/Code/unavailable`` when the connection was
+    /// lost.
+    func sendDeferred(_ sql: String, _ arguments: [SQLValue]) throws(StoreError) {
+        changeMark &+= 1
+        // Joins the writes in flight, if any (readyHandle would read their answers).
+        let handle = deferred.isEmpty ? readyHandle() : checkedHandle()
+        try takeDeferredFailure(before: sql)
+        if deferred.count >= Self.deferredLimit {
+            // Bounded, so that neither side's socket buffer fills with the other's unread data.
+            if let failure = readDeferred(handle) { throw failure }
+        }
+        if prepared[sql] == nil, prepared.count >= Self.statementLimit {
+            // Emptying the statement cache waits for an answer: send the write the usual way.
+            if let failure = readDeferred(handle) { throw failure }
+            _ = try run(sql, arguments)
+            return
+        }
+        if deferred.isEmpty {
+            guard PQenterPipelineMode(handle) == 1 else { throw connectionError(sql: sql) }
+        }
+        var name = prepared[sql]
+        if name == nil {
+            let fresh = freshStatementName()
+            guard PQsendPrepare(handle, fresh, PostgresPlaceholders.numbered(sql).sql, 0, nil) == 1 else {
+                throw sendFailure(handle, sql: sql)
+            }
+            deferred.append(PostgresDeferredWrite(sql: sql, preparedName: fresh))
+            name = fresh
+        }
+        let queued: Bool
+        do {
+            queued = try Self.withParameters(arguments) { values, count in
+                PQsendQueryPrepared(handle, name, count, values, nil, nil, 0) == 1
+            }
+        } catch {
+            // A value refused before sending: what is in flight stays so, and an empty pipeline is left.
+            if deferred.isEmpty { PQexitPipelineMode(handle) }
+            throw error
+        }
+        guard queued else { throw sendFailure(handle, sql: sql) }
+        deferred.append(PostgresDeferredWrite(sql: sql, preparedName: nil))
+    }
+
+    /// Most writes in flight at once (``sendDeferred(_:_:)``); their answers are a few dozen bytes each.
+    static let deferredLimit = 512
+
+    /// `COMMIT` (after `notify`, a `pg_notify` statement without parameters) joined to the deferred writes in one
+    /// round trip, when there are any; `false` when there were none, so the caller commits the usual way.
+    ///
+    /// - Throws: ``StoreError/Code/deferredWriteFailed`` when a deferred write failed: the commit did not run and
+    ///   the transaction awaits a rollback.
+    func commitDeferred(notify: String?) throws(StoreError) -> Bool {
+        guard !deferred.isEmpty, let handle else { return false }
+        for statement in [notify, "COMMIT"].compactMap({ $0 }) {
+            guard PQsendQueryParams(handle, statement, 0, nil, nil, nil, nil, 0) == 1 else {
+                throw sendFailure(handle, sql: statement)
+            }
+            deferred.append(PostgresDeferredWrite(sql: statement, preparedName: nil))
+        }
+        knownJournalHead = nil
+        if let failure = readDeferred(handle) { throw failure }
+        return true
+    }
+
+    /// The failure of a send in pipeline mode: the answers of what was sent before are read first.
+    private func sendFailure(_ handle: OpaquePointer, sql: String) -> StoreError {
+        _ = readDeferred(handle)
+        return connectionError(sql: sql)
+    }
+
+    /// Reads the answers of every deferred write (a sync ends the pipeline), and leaves pipeline mode. Returns
+    /// the first failure: ``StoreError/Code/unavailable`` when the connection was lost, otherwise
+    /// ``StoreError/Code/deferredWriteFailed`` wrapping the write's own error (the database skipped everything
+    /// after it until the sync, and the transaction awaits a rollback).
+    private func readDeferred(_ handle: OpaquePointer) -> StoreError? {
+        guard !deferred.isEmpty else { return nil }
+        let sent = deferred
+        deferred = []
+        let synced = PQpipelineSync(handle) == 1
+        var failure: StoreError?
+        for write in sent {
+            guard let result = PQgetResult(handle) else {
+                failure = failure ?? connectionError(sql: write.sql)
+                break
+            }
+            while let extra = PQgetResult(handle) { PQclear(extra) }
+            if PQresultStatus(result) != PGRES_PIPELINE_ABORTED {
+                do {
+                    try check(result, sql: write.sql)
+                    if let name = write.preparedName { prepared[write.sql] = name }
+                } catch {
+                    failure = failure ?? error
+                }
+            }
+            PQclear(result)
+        }
+        if synced {
+            while let result = PQgetResult(handle) {
+                let done = PQresultStatus(result) == PGRES_PIPELINE_SYNC
+                PQclear(result)
+                if done { break }
+            }
+        }
+        PQexitPipelineMode(handle)
+        guard let failure else { return nil }
+        knownJournalHead = nil
+        if failure.code == .unavailable || isBroken { return failure }
+        return StoreError(.deferredWriteFailed, "a write sent without waiting failed", underlying: failure)
+    }
+
+    /// Throws a deferred write's failure that a call which cannot throw read, unless `sql` is a rollback (which
+    /// is what it calls for). Transaction control ends what the journal's known head was counted for.
+    private func takeDeferredFailure(before sql: String) throws(StoreError) {
+        let rollback = sql.hasPrefix("ROLLBACK")
+        if rollback || sql.hasPrefix("COMMIT") { knownJournalHead = nil }
+        guard let failure = deferredFailure else { return }
+        deferredFailure = nil
+        if !rollback { throw failure }
+    }
+
     /// The handle, once the answers of a ``sendWithoutWaiting(_:)`` were read. A failed one leaves nothing
     /// behind: a transaction it should have ended is rolled back here.
     private func readyHandle() -> OpaquePointer {
         let handle = checkedHandle()
+        if !deferred.isEmpty {
+            let failure = readDeferred(handle)
+            deferredFailure = deferredFailure ?? failure
+        }
         guard awaitingResults else { return handle }
         awaitingResults = false
         while let result = PQgetResult(handle) { PQclear(result) }
@@ -401,8 +543,9 @@ final class PostgresConnection {
 
     /// ``readyHandle()``, after sending a ``beginWithFirstStatement(_:)`` on its own, for the calls that cannot
     /// join it in a pipeline (simple queries).
-    private func beganHandle() throws(StoreError) -> OpaquePointer {
+    private func beganHandle(before sql: String) throws(StoreError) -> OpaquePointer {
         let handle = readyHandle()
+        try takeDeferredFailure(before: sql)
         if let begin = deferredBegin {
             deferredBegin = nil
             let sql = begin.joined(separator: "; ")

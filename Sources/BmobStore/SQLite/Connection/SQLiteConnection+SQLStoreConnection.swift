@@ -24,6 +24,16 @@ extension SQLiteConnection: SQLStoreConnection {
         try run("COMMIT")
     }
 
+    func rollback() throws(StoreError) {
+        try run("ROLLBACK")
+    }
+
+    /// Every statement answers at once on an embedded engine: nothing to defer.
+    var defersWrites: Bool {
+        get { false }
+        set {}
+    }
+
     /// One server writes a file: no other node caches its sessions.
     func announceSessionChange() throws(StoreError) {}
 
