@@ -54,7 +54,9 @@ var targets: [Target] = [
         name: "BmobRealtime",
         dependencies: ["BmobCore", "BmobWire", "BmobCrypto", .target(name: "COpenSSL", condition: .when(platforms: nonApple))]
     ),
-    .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData", "BmobUser", "BmobRealtime"]),
+    // Files: BmobFile, the small-file upload and the resumable multipart uploader (S3's API, SigV4).
+    .target(name: "BmobFile", dependencies: ["BmobCore", "BmobData", "BmobWire", "BmobCrypto"]),
+    .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile"]),
 
     // Server.
     // Codecs only the server needs (the HTTP request decoder and response encoder, BQL, the bounded regex
@@ -81,7 +83,7 @@ var targets: [Target] = [
     .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto", "BmobServerCodecs"]),
     .testTarget(name: "BmobCoreTests", dependencies: ["BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
     .testTarget(name: "BmobRealtimeTests", dependencies: ["BmobRealtime", "BmobCore", "BmobWire", "BmobCrypto", "BmobTesting", "BmobIO"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobTesting", "BmobWire", "BmobStore", "BmobServer"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobTesting", "BmobWire", "BmobStore", "BmobServer"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire", "BmobServerCodecs"]),
     // Fixtures/ holds data files that the tests read from the source tree (the $regex differential corpus).
@@ -114,6 +116,7 @@ let package = Package(
         .library(name: "BmobData", targets: ["BmobData"]),
         .library(name: "BmobUser", targets: ["BmobUser"]),
         .library(name: "BmobRealtime", targets: ["BmobRealtime"]),
+        .library(name: "BmobFile", targets: ["BmobFile"]),
         .executable(name: "bmob", targets: ["bmob"]),
         .library(name: "BmobServer", targets: ["BmobServer"]),
         .library(name: "BmobTesting", targets: ["BmobTesting"]),

@@ -3,3 +3,4 @@
 @_exported public import BmobData
 @_exported public import BmobUser
 @_exported public import BmobRealtime
+@_exported public import BmobFile

@@ -96,6 +96,7 @@ package final class Server: Sendable {
         }
         // Read before anything is started that would have to be stopped if it failed.
         let handshakeKey = try registry.sharedSecret("socket.io handshake ids")
+        let uploadKey = try registry.sharedSecret("file upload credentials")
         let pool = ThreadPool(threadCount: 2, name: "bmob-blocking")
         let apps: AppDirectory
         do {
@@ -123,11 +124,15 @@ package final class Server: Sendable {
         let messaging = providers ?? .standard(configuration: configuration, logger: logger, pool: pool, clock: clock)
         let email = EmailLinkService(
             clock: clock, provider: messaging.mail, hashing: pool, logger: logger, limits: configuration.accountLimits)
+        let files = FileService(
+            storage: LocalFileStorage(root: configuration.dataDirectory + "/files", pool: pool),
+            settings: configuration.files, credentials: UploadCredentialIssuer(secret: uploadKey), clock: clock,
+            callers: callers, server: context)
         let runner = OperationRunner(
             objects: ObjectService(clock: clock, callers: callers), queries: QueryService(callers: callers),
             users: users, roles: RoleService(clock: clock, users: users), schemas: SchemaService(),
             sms: SmsCodeService(clock: clock, provider: messaging.sms, logger: logger, limits: configuration.accountLimits),
-            email: email, time: time, callers: callers, server: context)
+            email: email, time: time, files: files, callers: callers, server: context)
 
         var router = BmobRouter()
         SystemRoutes.register(in: &router)
@@ -140,6 +145,8 @@ package final class Server: Sendable {
         RoleRoutes.register(in: &router, runner: runner)
         VerificationRoutes.register(in: &router, runner: runner, email: email)
         NativeRoutes.register(in: &router, runner: runner)
+        FileRoutes.register(in: &router, runner: runner)
+        FileDownloadRoutes.register(in: &router, storage: files.storage)
         let feeds = RealtimeFeeds(logger: logger)
         let socketIO = SocketIOGateway(
             feeds: feeds, apps: apps, configuration: configuration, logger: logger, clock: loopClock,

@@ -21,6 +21,14 @@ package struct IOError: Error, Sendable, Equatable, CustomStringConvertible {
         package static let badFileDescriptor = Self(rawValue: EBADF)
         package static let notConnected = Self(rawValue: ENOTCONN)
         package static let connectionRefused = Self(rawValue: ECONNREFUSED)
+        package static let noSuchFile = Self(rawValue: ENOENT)
+        package static let notDirectory = Self(rawValue: ENOTDIR)
+        package static let isDirectory = Self(rawValue: EISDIR)
+    }
+
+    /// Whether the path named nothing that could be opened as a file (`ENOENT`, `ENOTDIR`, `EISDIR`).
+    package var isNotFound: Bool {
+        code == .noSuchFile || code == .notDirectory || code == .isDirectory
     }
 
     package var code: Code

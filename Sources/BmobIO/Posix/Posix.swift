@@ -144,6 +144,72 @@ package enum Posix {
         try blockingCall("pread") { Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
     }
 
+    /// Creates `path` for writing (it must not exist), close-on-exec, mode 0644. Blocking: call it on a
+    /// ``ThreadPool``.
+    package static func createForWriting(_ path: String) throws(IOError) -> Int32 {
+        Int32(try blockingCall("open") { Int(Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)) })
+    }
+
+    /// Opens the existing file `path` for appending, close-on-exec. Blocking: call it on a ``ThreadPool``.
+    package static func openForAppending(_ path: String) throws(IOError) -> Int32 {
+        Int32(try blockingCall("open") { Int(Glibc.open(path, O_WRONLY | O_APPEND | O_CLOEXEC)) })
+    }
+
+    /// Writes all of `buffer` to the file `fd`. Blocking: call it on a ``ThreadPool``.
+    package static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer) throws(IOError) {
+        var written = 0
+        while written < buffer.count {
+            written += try blockingCall("write") {
+                Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+            }
+        }
+    }
+
+    /// Flushes the file `fd` to the disk. Blocking: call it on a ``ThreadPool``.
+    package static func synchronize(_ fd: Int32) throws(IOError) {
+        _ = try blockingCall("fsync") { Int(fsync(fd)) }
+    }
+
+    /// Renames `source` to `destination`, replacing it atomically.
+    package static func rename(_ source: String, to destination: String) throws(IOError) {
+        _ = try blockingCall("rename") { Int(Glibc.rename(source, destination)) }
+    }
+
+    /// Creates the folder `path` and its missing parents (mode 0755); an existing folder is fine.
+    package static func makeDirectories(_ path: String) throws(IOError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            let result = mkdir(prefix, 0o755)
+            if result != 0 {
+                let error = CSystemShims_errno()
+                guard error == EEXIST else { throw IOError(errno: error, function: "mkdir") }
+            }
+            prefix += "/"
+        }
+    }
+
+    /// Removes the file `path`; `false` when there was none.
+    @discardableResult
+    package static func removeFile(_ path: String) throws(IOError) -> Bool {
+        if unlink(path) == 0 { return true }
+        let error = CSystemShims_errno()
+        guard error == ENOENT else { throw IOError(errno: error, function: "unlink") }
+        return false
+    }
+
+    /// The size of the regular file at `path`; `nil` when there is none.
+    package static func regularFileSize(atPath path: String) throws(IOError) -> Int? {
+        var status = stat()
+        if stat(path, &status) != 0 {
+            let error = CSystemShims_errno()
+            guard error == ENOENT || error == ENOTDIR else { throw IOError(errno: error, function: "stat") }
+            return nil
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(status.st_size)
+    }
+
     /// Nanoseconds on the monotonic clock.
     package static func monotonicNanoseconds() -> UInt64 {
         var time = timespec()

@@ -77,6 +77,8 @@ package struct ServerConfiguration: Sendable, Equatable {
     /// Steps one query may take (the engine's instructions plus `$regex` steps, over its find, count and
     /// sub-queries) before it is refused with 102 and its reader freed.
     package var maxQueryWork = StoreWorkLimits.defaultQueryWork
+    /// Uploads and downloads: thresholds, limits, the file base URL, credentials' lifetime.
+    package var files = FileSettings()
 
     package init() {}
 
@@ -238,6 +240,27 @@ package struct ServerConfiguration: Sendable, Equatable {
         Setting(key: "emailRequestsPerAppPerHour", environment: "BMOB_EMAIL_REQUESTS_PER_APP_PER_HOUR", flag: "--email-requests-per-app-per-hour", help: "password-reset and verification mails per app per hour (default 1000)") { config, value throws(ConfigurationError) in
             config.accountLimits.emailRequestsPerAppPerHour = try integer(value, key: "emailRequestsPerAppPerHour", range: 1...10_000_000)
         },
+        Setting(key: "uploadThreshold", environment: "BMOB_UPLOAD_THRESHOLD", flag: "--upload-threshold", help: "bytes from which files are uploaded in parts (default 10485760)") { config, value throws(ConfigurationError) in
+            config.files.uploadThreshold = try integer(value, key: "uploadThreshold", range: 1...(1 << 40))
+        },
+        Setting(key: "maxSmallFileBytes", environment: "BMOB_MAX_SMALL_FILE_BYTES", flag: "--max-small-file-bytes", help: "largest file uploaded in one request (default 10 MiB)") { config, value throws(ConfigurationError) in
+            config.files.maximumSmallFileBytes = try integer(value, key: "maxSmallFileBytes", range: 1...(1 << 30))
+        },
+        Setting(key: "maxFileBytes", environment: "BMOB_MAX_FILE_BYTES", flag: "--max-file-bytes", help: "largest file uploaded in parts (default 5 GiB)") { config, value throws(ConfigurationError) in
+            config.files.maximumFileBytes = try integer(value, key: "maxFileBytes", range: 1...(1 << 42))
+        },
+        Setting(key: "filesURL", environment: "BMOB_FILES_URL", flag: "--files-url", help: "base URL of file URLs (default: the public URL)") { config, value throws(ConfigurationError) in
+            guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
+                throw ConfigurationError("filesURL: expected an http:// or https:// URL, got '\(value)'")
+            }
+            config.files.baseURL = value.hasSuffix("/") ? String(value.dropLast()) : value
+        },
+        Setting(key: "uploadCredentialSeconds", environment: "BMOB_UPLOAD_CREDENTIAL_SECONDS", flag: "--upload-credential-seconds", help: "lifetime of an upload's credentials (default 900)") { config, value throws(ConfigurationError) in
+            config.files.credentialSeconds = try integer(value, key: "uploadCredentialSeconds", range: 60...43_200)
+        },
+        Setting(key: "uploadExpirySeconds", environment: "BMOB_UPLOAD_EXPIRY_SECONDS", flag: "--upload-expiry-seconds", help: "how long an unfinished upload is kept (default 86400)") { config, value throws(ConfigurationError) in
+            config.files.uploadExpirySeconds = try integer(value, key: "uploadExpirySeconds", range: 60...(86_400 * 365))
+        },
     ]
 
     private static func integer(_ text: String, key: String, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
@@ -273,5 +296,6 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.realtimeHandshakeLifetimeSeconds == rhs.realtimeHandshakeLifetimeSeconds
             && lhs.realtimeMaxSessionsPerApp == rhs.realtimeMaxSessionsPerApp
             && lhs.maxRegexSteps == rhs.maxRegexSteps && lhs.maxQueryWork == rhs.maxQueryWork
+            && lhs.files == rhs.files
     }
 }

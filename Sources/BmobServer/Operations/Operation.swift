@@ -68,4 +68,18 @@ package enum Operation: Sendable, Equatable {
     case deleteSchema(className: String)
     /// The server's time.
     case timestamp
+
+    // MARK: Files
+
+    /// Stores a file sent whole in one request, and records it.
+    case uploadFile(filename: String, mimeType: String?, bytes: [UInt8])
+    /// Deletes the file a key, URL path or URL names.
+    case deleteFile(reference: String)
+    /// Deletes several files.
+    case deleteFiles(references: [String])
+    /// The upload threshold, and for a file of `size` bytes at or above it the multipart upload's plan with
+    /// short-lived credentials (for the key of the upload `resume` names, when given).
+    case planUpload(filename: String, size: Int64, resume: String?)
+    /// Records the file a multipart upload stored under the key its credentials (`uploadToken`) were for.
+    case registerUpload(filename: String, size: Int64, uploadToken: String)
 }

@@ -17,13 +17,15 @@ package struct OperationRunner: Sendable {
     package let sms: SmsCodeService
     package let email: EmailLinkService
     package let time: TimeService
+    package let files: FileService
     package let callers: CallerResolver
     package let server: ServerContext
 
     /// A runner over the server's services.
     package init(
         objects: ObjectService, queries: QueryService, users: UserService, roles: RoleService, schemas: SchemaService,
-        sms: SmsCodeService, email: EmailLinkService, time: TimeService, callers: CallerResolver, server: ServerContext
+        sms: SmsCodeService, email: EmailLinkService, time: TimeService, files: FileService, callers: CallerResolver,
+        server: ServerContext
     ) {
         self.objects = objects
         self.queries = queries
@@ -33,6 +35,7 @@ package struct OperationRunner: Sendable {
         self.sms = sms
         self.email = email
         self.time = time
+        self.files = files
         self.callers = callers
         self.server = server
     }
@@ -135,6 +138,21 @@ package struct OperationRunner: Sendable {
         case .timestamp:
             let stamp = time.timestamp(context: context)
             return .timestamp(seconds: stamp["timestamp"]?.int64Value ?? 0, datetime: stamp["datetime"]?.stringValue ?? "")
+        case .uploadFile(let filename, let mimeType, let bytes):
+            return .document(
+                try await files.upload(filename: filename, mimeType: mimeType, bytes: bytes, context: context).json)
+        case .deleteFile(let reference):
+            try await files.delete(reference, context: context)
+            return .done
+        case .deleteFiles(let references):
+            try await files.deleteBatch(references, context: context)
+            return .done
+        case .planUpload(let filename, let size, let resume):
+            return .document(try await files.planUpload(filename: filename, size: size, resume: resume, context: context))
+        case .registerUpload(let filename, let size, let uploadToken):
+            return .document(
+                try await files.registerUpload(filename: filename, size: size, uploadToken: uploadToken, context: context)
+                    .json)
         }
     }
 

@@ -142,14 +142,16 @@ package final class RawHTTPConnection: @unchecked Sendable {
 
     /// Reads one complete response (Content-Length framed, or up to end of stream).
     ///
-    /// - Parameter interim: return `100 Continue` and other 1xx responses instead of skipping them.
-    package func readResponse(interim: Bool = false) async throws -> RawHTTPResponse {
-        try await Self.pool.run { _ in try self.blockingReadResponse(interim: interim) }
+    /// - Parameters:
+    ///   - interim: return `100 Continue` and other 1xx responses instead of skipping them.
+    ///   - toHead: the answer to a `HEAD` request, which has no body whatever its `Content-Length` says.
+    package func readResponse(interim: Bool = false, toHead: Bool = false) async throws -> RawHTTPResponse {
+        try await Self.pool.run { _ in try self.blockingReadResponse(interim: interim, toHead: toHead) }
     }
 
-    private func blockingReadResponse(interim: Bool) throws -> RawHTTPResponse {
+    private func blockingReadResponse(interim: Bool, toHead: Bool) throws -> RawHTTPResponse {
         while true {
-            let response = try readOneResponse()
+            let response = toHead ? try readHead() : try readOneResponse()
             if response.status >= 200 || interim { return response }
         }
     }

@@ -132,7 +132,7 @@ package final class TestServer: Sendable {
     ) async throws -> RawHTTPResponse {
         let connection = try connect(source: source)
         try await connection.send(HTTPRequestText.make(method, target, headers: headers, body: body))
-        return try await connection.readResponse()
+        return try await connection.readResponse(toHead: method == "HEAD")
     }
 
     /// Shuts the server down gracefully and removes its temporary folder (and on PostgreSQL its database).

@@ -55,6 +55,14 @@ package struct BmobErrorCode: RawRepresentable, Hashable, Sendable, CustomString
     package static let invalidFileName = Self(146)
     /// Empty file.
     package static let emptyFile = Self(149)
+    /// A file upload failed (storage unavailable, an upload that is incomplete or does not match).
+    package static let fileUploadError = Self(150)
+    /// A file could not be deleted (no such file for this app).
+    package static let fileDeleteError = Self(151)
+    /// The caller does not own the file.
+    package static let fileNotOwner = Self(153)
+    /// Some files of a batch delete failed.
+    package static let fileBatchDeleteError = Self(154)
     /// Field missing.
     package static let missingField = Self(201)
     /// Username already taken.

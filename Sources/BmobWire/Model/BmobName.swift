@@ -1,7 +1,7 @@
 /// Bmob's rules for class and field names. Every identifier is checked against them before it reaches SQL.
 package enum BmobName {
     /// Classes Bmob itself defines; their names start with an underscore.
-    package static let systemClasses: Set<String> = ["_User", "_Role", "_Installation", "_Session"]
+    package static let systemClasses: Set<String> = ["_User", "_Role", "_Installation", "_Session", "_File"]
 
     /// Fields every object has, which a client cannot set directly.
     package static let systemFields: Set<String> = ["objectId", "createdAt", "updatedAt", "ACL"]

@@ -48,4 +48,16 @@ package enum NativeCall: Sendable, Equatable {
     case requestPasswordReset(email: String?)
     /// `email_verify`: mails an email-verification link to `data.email`.
     case requestEmailVerify(email: String?)
+    /// `cdn`: the upload threshold, and for a large file the multipart upload's plan (`data.filename`,
+    /// `data.size`, `data.resume`).
+    case planUpload(filename: String, size: Int64, resume: String?)
+    /// `files`: a small file sent whole (`data.filename`, `data.mimeType`, `data.content` in base64).
+    case uploadFile(filename: String, mimeType: String?, content: [UInt8])
+    /// `savecdnupload`: records a finished multipart upload (`data.filename`, `data.filesize`, and the upload's
+    /// `data.sessionToken`).
+    case registerUpload(filename: String, size: Int64, uploadToken: String)
+    /// `delcdnupload`: deletes one file (`data.filename` or `data.url`: its key, URL path or URL).
+    case deleteFile(reference: String)
+    /// `delcdnbatch`: deletes files (`data` maps cdn names to lists of keys or URLs).
+    case deleteFiles(references: [String])
 }

@@ -1,3 +1,5 @@
+import BmobCrypto
+
 /// A native `/8/` request body, opened and decoded: the call plus the caller's session token.
 ///
 /// The plaintext is a JSON object whose common members are `c` (class), `objectId`, `data` (the payload or
@@ -125,8 +127,68 @@ package struct NativeRequest: Sendable, Equatable {
             }
         case .emailVerify:
             call = .requestEmailVerify(email: try dataOrTop(body, "email"))
+        case .cdn, .files, .saveCdnUpload, .deleteCdnUpload, .deleteCdnBatch:
+            call = try fileCall(route, Members(try body.dataObject()))
         }
         return NativeRequest(route: route, call: call, sessionToken: sessionToken)
+    }
+
+    /// The most file references one `delcdnbatch` may name (the service refuses more than 100; this bounds
+    /// decoding).
+    static let maximumBatchFileReferences = 1000
+
+    /// A file route's call from its `data`.
+    private static func fileCall(_ route: NativeRoute, _ data: Members) throws(BmobRequestError) -> NativeCall {
+        func required(_ name: String) throws(BmobRequestError) -> String {
+            guard let value = try data.string(name) else {
+                throw BmobRequestError(.missingParameter, "data.\(name) is required")
+            }
+            return value
+        }
+        func size(_ name: String) throws(BmobRequestError) -> Int64 {
+            switch data.members[name] {
+            case .int(let value)? where value >= 0: return value
+            case .double(let value)? where value >= 0 && value <= 9e15 && value == value.rounded(): return Int64(value)
+            case nil, .null?: throw BmobRequestError(.missingParameter, "data.\(name) is required")
+            default: throw BmobRequestError(.invalidJSON, "data.\(name) must be a byte count")
+            }
+        }
+        switch route {
+        case .cdn:
+            return .planUpload(filename: try required("filename"), size: try size("size"), resume: try data.string("resume"))
+        case .files:
+            guard case .string(let text)? = data.members["content"], let content = Base64.decode(Array(text.utf8)) else {
+                throw BmobRequestError(.invalidJSON, "data.content must be the file's bytes in base64")
+            }
+            return .uploadFile(filename: try required("filename"), mimeType: try data.string("mimeType"), content: content)
+        case .saveCdnUpload:
+            return .registerUpload(
+                filename: try required("filename"), size: try size("filesize"), uploadToken: try required("sessionToken"))
+        case .deleteCdnUpload:
+            let filename = try data.string("filename")
+            let url = try data.string("url")
+            guard let reference = filename ?? url else {
+                throw BmobRequestError(.missingParameter, "data.filename (the file's key or URL) is required")
+            }
+            return .deleteFile(reference: reference)
+        default:
+            var references: [String] = []
+            for name in data.members.keys.sorted() {
+                guard case .array(let list)? = data.members[name] else {
+                    throw BmobRequestError(.invalidJSON, "data.\(name) must be a list of file keys or URLs")
+                }
+                for item in list {
+                    guard case .string(let reference) = item else {
+                        throw BmobRequestError(.invalidJSON, "data.\(name) must be a list of file keys or URLs")
+                    }
+                    references.append(reference)
+                    guard references.count <= maximumBatchFileReferences else {
+                        throw BmobRequestError(.invalidJSON, "at most \(maximumBatchFileReferences) files per batch")
+                    }
+                }
+            }
+            return .deleteFiles(references: references)
+        }
     }
 
     /// The phone login of `login` / `signup` when `data.smsCode` is there, else `nil`.

@@ -24,4 +24,9 @@ package enum NativeRoute: String, Sendable, CaseIterable {
     case reset
     case phoneReset = "phone_reset"
     case emailVerify = "email_verify"
+    case cdn
+    case files
+    case saveCdnUpload = "savecdnupload"
+    case deleteCdnUpload = "delcdnupload"
+    case deleteCdnBatch = "delcdnbatch"
 }

@@ -154,6 +154,11 @@ package enum BmobDateFormat {
         return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 
+    /// The UTC year, month and day of an instant in milliseconds since 1970.
+    package static func civilDate(millisecondsSince1970 milliseconds: Int64) -> (year: Int, month: Int, day: Int) {
+        civilDate(daysSince1970: floorDivide(milliseconds, 86_400_000))
+    }
+
     /// Year, month, day of a day count since 1970-01-01 (Howard Hinnant's days-to-civil algorithm).
     static func civilDate(daysSince1970 days: Int64) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468

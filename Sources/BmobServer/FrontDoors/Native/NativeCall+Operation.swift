@@ -30,6 +30,13 @@ extension NativeCall {
             .resetPasswordBySmsCode(smsCode: code, password: password, mobilePhoneNumber: phone)
         case .requestPasswordReset(let address): .requestPasswordReset(email: address)
         case .requestEmailVerify(let address): .requestEmailVerify(email: address)
+        case .planUpload(let filename, let size, let resume): .planUpload(filename: filename, size: size, resume: resume)
+        case .uploadFile(let filename, let mimeType, let content):
+            .uploadFile(filename: filename, mimeType: mimeType, bytes: content)
+        case .registerUpload(let filename, let size, let token):
+            .registerUpload(filename: filename, size: size, uploadToken: token)
+        case .deleteFile(let reference): .deleteFile(reference: reference)
+        case .deleteFiles(let references): .deleteFiles(references: references)
         }
     }
 }

@@ -24,6 +24,11 @@ package enum NativeRoutes {
         router.open(.post, "/8/:route") { request in
             await call(request, route: request.parameter("route"), runner: runner)
         }
+        // A small file travels whole in the envelope: its bytes in base64, encrypted, in base64 again.
+        let files = runner.files.settings.maximumSmallFileBytes
+        router.open(.post, "/8/files", bodyLimit: files / 3 * 4 / 3 * 4 + 64 * 1024) { request in
+            await call(request, route: "files", runner: runner)
+        }
     }
 
     /// `/8/secret`: the handshake that hands a client its app's secret key.

@@ -16,7 +16,7 @@ package struct ObjectService: Sendable {
     }
 
     /// Classes that have their own endpoints and rules; `/1/classes` may read them but not write them.
-    package static let managedClasses: Set<String> = ["_User", "_Role", "_Session", "_Installation"]
+    package static let managedClasses: Set<String> = ["_User", "_Role", "_Session", "_Installation", "_File"]
 
     /// Checks a class name from a path or body (103 otherwise).
     package static func validateClassName(_ className: String) throws(BmobAPIError) {

@@ -1,0 +1,64 @@
+import BmobHTTP
+import BmobWire
+
+/// REST files: `POST /2/files/<name>` (the raw bytes as the body), `DELETE /2/files/<cdn>/<key>` and
+/// `POST /2/cdnBatchDelete` (`{"<cdn>": [key or URL, …]}`). The cdn names in paths and bodies are Bmob's
+/// clients' (`upyun`, …) and are not checked: the key alone names a file.
+package enum FileRoutes {
+    /// Adds the routes.
+    package static func register(in router: inout BmobRouter, runner: OperationRunner) {
+        let limit = runner.files.settings.maximumSmallFileBytes
+        // Streamed, so that a body over the limit is answered 145 as soon as it passes it, not 413.
+        router.app(.post, "/2/files/:name", bodyLimit: Int.max, bodyStream: true) { request, context in
+            let name = try Self.name(request.parameter("name"))
+            if let length = request.http.headers["Content-Length"].flatMap({ Int($0) }), length > limit {
+                throw tooLarge(limit)
+            }
+            let bytes: [UInt8]
+            if let stream = request.http.bodyStream {
+                do {
+                    bytes = try await stream.collect(upTo: limit)
+                } catch let error as HTTPStreamError where error.code == .bodyTooLarge {
+                    throw tooLarge(limit)
+                }
+            } else {
+                bytes = request.http.body
+            }
+            let mimeType = request.http.headers["Content-Type"].flatMap { $0.isEmpty ? nil : $0 }
+            let result = try await runner.run(
+                .uploadFile(filename: name.value, mimeType: mimeType, bytes: bytes), context: context)
+            return RESTResultEncoder.response(result, context: context, server: request.server)
+        }
+        // The first segment is the cdn name, which the key alone makes unneeded.
+        router.operation(.delete, "/2/files/:name/**", runner: runner) { request, _ in
+            .deleteFile(reference: request.parameter("**"))
+        }
+        router.operation(.post, "/2/cdnBatchDelete", runner: runner) { request, _ in
+            var references: [String] = []
+            for (cdn, value) in try request.jsonObjectBody().sorted(by: { $0.key < $1.key }) {
+                guard case .array(let list) = value else {
+                    throw BmobAPIError(.invalidJSON, "\(cdn) must be a list of file keys or URLs")
+                }
+                for item in list {
+                    guard case .string(let reference) = item else {
+                        throw BmobAPIError(.invalidJSON, "\(cdn) must be a list of file keys or URLs")
+                    }
+                    references.append(reference)
+                }
+            }
+            return .deleteFiles(references: references)
+        }
+    }
+
+    private static func name(_ segment: String) throws(BmobAPIError) -> FileName {
+        do {
+            return try FileName.fromPathSegment(segment)
+        } catch {
+            throw BmobAPIError(.invalidFileName, FileService.message(for: error))
+        }
+    }
+
+    private static func tooLarge(_ limit: Int) -> BmobAPIError {
+        BmobAPIError(.fileTooLarge, "the file is larger than \(limit) bytes; upload it in parts", status: .payloadTooLarge)
+    }
+}

@@ -1,0 +1,19 @@
+/// The file settings of a server (``ServerConfiguration/files``).
+package struct FileSettings: Sendable, Equatable {
+    /// Files of this many bytes or more go through the multipart upload; smaller ones through `/8/files` or
+    /// `POST /2/files` (10 MiB, as Bmob's clients expect).
+    package var uploadThreshold = 10 * 1024 * 1024
+    /// The largest file of a single-request upload (`POST /2/files/<name>`, `/8/files`): Bmob's 10 MiB.
+    package var maximumSmallFileBytes = 10 * 1024 * 1024
+    /// The largest file of a multipart upload.
+    package var maximumFileBytes = 5 * 1024 * 1024 * 1024
+    /// The base URL of file URLs (`<base>/<key>`); `nil`: the server's public URL.
+    package var baseURL: String?
+    /// How long an upload's credentials are valid.
+    package var credentialSeconds = 900
+    /// How long an unfinished multipart upload is kept.
+    package var uploadExpirySeconds = 24 * 3600
+
+    /// The defaults.
+    package init() {}
+}
