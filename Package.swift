@@ -98,7 +98,7 @@ var targets: [Target] = [
 if fuzz {
     let fuzzTargets = [
         "HTTPParser", "WhereParser", "BQLParser", "Regex",
-        "NativeEnvelope", "WebSocketFrame", "SocketIOPacket",
+        "NativeEnvelope", "WebSocketFrame", "SocketIOPacket", "S3XML", "SigV4Authorization",
     ]
     for name in fuzzTargets {
         targets.append(

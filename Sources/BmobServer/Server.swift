@@ -24,6 +24,8 @@ package final class Server: Sendable {
     package let socketIO: SocketIOGateway
     /// The development app created because the data folder had none, if that happened on this start.
     package let createdDevelopmentApp: App?
+    /// The local provider's multipart uploads (their part counter shows what a resumed upload sent).
+    package let fileUploads: LocalMultipartUploads
     private let lifecycle = LockedValue(Lifecycle())
     /// Finished by ``shutdown()`` (or cancellation) to end ``run()``.
     private let stopSignal = AsyncStream<Never>.makeStream(bufferingPolicy: .unbounded)
@@ -37,8 +39,9 @@ package final class Server: Sendable {
 
     private init(
         context: ServerContext, http: HTTPServer, feeds: RealtimeFeeds, socketIO: SocketIOGateway,
-        createdDevelopmentApp: App?
+        createdDevelopmentApp: App?, fileUploads: LocalMultipartUploads
     ) {
+        self.fileUploads = fileUploads
         self.context = context
         self.http = http
         self.feeds = feeds
@@ -124,8 +127,11 @@ package final class Server: Sendable {
         let messaging = providers ?? .standard(configuration: configuration, logger: logger, pool: pool, clock: clock)
         let email = EmailLinkService(
             clock: clock, provider: messaging.mail, hashing: pool, logger: logger, limits: configuration.accountLimits)
+        let localFiles = LocalFileStorage(root: configuration.dataDirectory + "/files", pool: pool)
+        let uploads = LocalMultipartUploads(
+            storage: localFiles, pool: pool, expirySeconds: configuration.files.uploadExpirySeconds)
         let files = FileService(
-            storage: LocalFileStorage(root: configuration.dataDirectory + "/files", pool: pool),
+            storage: localFiles,
             settings: configuration.files, credentials: UploadCredentialIssuer(secret: uploadKey), clock: clock,
             callers: callers, server: context)
         let runner = OperationRunner(
@@ -147,6 +153,7 @@ package final class Server: Sendable {
         NativeRoutes.register(in: &router, runner: runner)
         FileRoutes.register(in: &router, runner: runner)
         FileDownloadRoutes.register(in: &router, storage: files.storage)
+        S3MultipartRoutes.register(in: &router, uploads: uploads, files: files)
         let feeds = RealtimeFeeds(logger: logger)
         let socketIO = SocketIOGateway(
             feeds: feeds, apps: apps, configuration: configuration, logger: logger, clock: loopClock,
@@ -176,7 +183,8 @@ package final class Server: Sendable {
             throw error
         }
         let server = Server(
-            context: context, http: http, feeds: feeds, socketIO: socketIO, createdDevelopmentApp: createdApp)
+            context: context, http: http, feeds: feeds, socketIO: socketIO, createdDevelopmentApp: createdApp,
+            fileUploads: uploads)
         context.setListeningURL(server.baseURL)
         return server
     }

@@ -64,18 +64,46 @@ package struct AppRegistry: Sendable {
     }
 
     /// A secret every node of the deployment shares, for values one node signs and another checks (socket.io
-    /// handshake ids): on PostgreSQL it is made once and kept in the database; otherwise this process makes one
-    /// (it is the only node).
+    /// handshake ids, upload credentials): on PostgreSQL it is made once and kept in the database; otherwise
+    /// in `secrets.json` in the data folder (readable by its owner only), so that what was signed before a
+    /// restart still checks after it.
     ///
-    /// - Throws: ``ConfigurationError`` when the database cannot be reached.
+    /// - Throws: ``ConfigurationError`` when the database or the file cannot be read or written.
     package func sharedSecret(_ name: String) throws -> [UInt8] {
         let candidate = SecureRandom.hex(byteCount: 32)
-        guard let appTable else { return Array(candidate.utf8) }
+        guard let appTable else { return Array(try localSecret(name, candidate: candidate).utf8) }
         do {
             return Array(try appTable.sharedSecret(name, candidate: candidate).utf8)
         } catch {
             throw ConfigurationError("cannot read the shared secret \(name) from the database (\(error))")
         }
+    }
+
+    /// The secret `name` from `secrets.json`, made from `candidate` and saved when it is not there yet.
+    private func localSecret(_ name: String, candidate: String) throws -> String {
+        let path = dataDirectory + "/secrets.json"
+        var secrets: [String: JSONValue] = [:]
+        if let bytes = FileManager.default.contents(atPath: path) {
+            guard case .object(let stored)? = try? JSONParser.parse(Array(bytes)) else {
+                throw ConfigurationError("\(path) is not a JSON object; remove it to make new secrets")
+            }
+            secrets = stored
+        }
+        if case .string(let secret)? = secrets[name] { return secret }
+        secrets[name] = .string(candidate)
+        do {
+            try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+            let temporary = path + ".tmp"
+            guard FileManager.default.createFile(
+                atPath: temporary, contents: Data(JSONValue.object(secrets).jsonBytes), attributes: [.posixPermissions: 0o600])
+            else { throw ConfigurationError("cannot write \(temporary)") }
+            guard rename(temporary, path) == 0 else { throw ConfigurationError("cannot save \(path)") }
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError("cannot save \(path) (\(error))")
+        }
+        return candidate
     }
 
     /// Every app, in creation order. A missing file means no apps.

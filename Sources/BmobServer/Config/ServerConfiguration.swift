@@ -249,6 +249,9 @@ package struct ServerConfiguration: Sendable, Equatable {
         Setting(key: "maxFileBytes", environment: "BMOB_MAX_FILE_BYTES", flag: "--max-file-bytes", help: "largest file uploaded in parts (default 5 GiB)") { config, value throws(ConfigurationError) in
             config.files.maximumFileBytes = try integer(value, key: "maxFileBytes", range: 1...(1 << 42))
         },
+        Setting(key: "uploadPartBytes", environment: "BMOB_UPLOAD_PART_BYTES", flag: "--upload-part-bytes", help: "part size of multipart uploads (default 8 MiB)") { config, value throws(ConfigurationError) in
+            config.files.partBytes = try integer(value, key: "uploadPartBytes", range: 65_536...(1 << 32))
+        },
         Setting(key: "filesURL", environment: "BMOB_FILES_URL", flag: "--files-url", help: "base URL of file URLs (default: the public URL)") { config, value throws(ConfigurationError) in
             guard value.hasPrefix("http://") || value.hasPrefix("https://") else {
                 throw ConfigurationError("filesURL: expected an http:// or https:// URL, got '\(value)'")

@@ -46,7 +46,7 @@ extension FileService {
         answer["upload"] = [
             "endpoint": .string((settings.baseURL ?? server.publicURL) + "/s3"), "region": .string(Self.localRegion),
             "bucket": .string(Self.localBucket), "key": .string(key.rawValue),
-            "partSize": .int(Int64(Self.partSize(for: size))), "credentials": issued.json,
+            "partSize": .int(Int64(Self.partSize(for: size, settings: settings))), "credentials": issued.json,
         ]
         return .object(answer)
     }
@@ -88,10 +88,12 @@ extension FileService {
         }
     }
 
-    /// The part size for a file of `size` bytes: 8 MiB, or more when 10,000 parts would not hold it.
-    package static func partSize(for size: Int64) -> Int {
+    /// The part size for a file of `size` bytes: the `partBytes` setting, or more (in whole MiB) when 10,000
+    /// parts would not hold the file.
+    package static func partSize(for size: Int64, settings: FileSettings) -> Int {
         let perPart = (size + Int64(maximumParts) - 1) / Int64(maximumParts)
+        guard perPart > Int64(settings.partBytes) else { return settings.partBytes }
         let mebibyte: Int64 = 1024 * 1024
-        return Int(max(8 * mebibyte, (perPart + mebibyte - 1) / mebibyte * mebibyte))
+        return Int((perPart + mebibyte - 1) / mebibyte * mebibyte)
     }
 }
