@@ -94,6 +94,7 @@ import Testing
             #expect(plan.json["upload"]?["region"] == "bmob")
             #expect(plan.json["upload"]?["endpoint"]?.stringValue == server.baseURL + "/s3")
             #expect(plan.json["upload"]?["partSize"] == 65536)
+            #expect(plan.json["upload"]?["uploadToken"]?.stringValue == plan.sessionToken, "locally the session token is the upload token")
             #expect(FileKey(plan.key)?.fileExtension == "mp4")
 
             let before = server.server.fileUploads.partsReceived

@@ -21,4 +21,10 @@ package protocol FileStorage: Sendable {
     /// Removes the file under `key`; `false` when there was none.
     @discardableResult
     func remove(_ key: FileKey) async throws -> Bool
+
+    /// Where the multipart upload `grant` allows goes, with credentials for its key only: the local provider's
+    /// own endpoint under `baseURL` with credentials `issuer` makes; a bucket with temporary credentials from
+    /// its security token service.
+    func multipartTarget(for grant: UploadGrant, issuer: UploadCredentialIssuer, baseURL: String) async throws
+        -> MultipartTarget
 }

@@ -65,6 +65,15 @@ package struct LocalFileStorage: FileStorage {
         }
     }
 
+    /// `<baseURL>/s3`, bucket `files`, answered by ``LocalMultipartUploads``.
+    package func multipartTarget(for grant: UploadGrant, issuer: UploadCredentialIssuer, baseURL: String) async throws
+        -> MultipartTarget
+    {
+        MultipartTarget(
+            endpoint: baseURL + S3MultipartRoutes.pathPrefix, region: FileService.localRegion,
+            bucket: FileService.localBucket, credentials: issuer.issue(grant))
+    }
+
     package func remove(_ key: FileKey) async throws -> Bool {
         let path = path(of: key)
         return try await pool.run { _ in try Posix.removeFile(path) }

@@ -11,8 +11,9 @@ extension FileService {
     package static let maximumParts = 10_000
 
     /// `/8/cdn`: the threshold and the provider, and for a file of `size` bytes at or above the threshold, the
-    /// multipart upload's plan: endpoint, region, bucket, key, part size and short-lived credentials for that
-    /// key only. `resume` (an earlier plan's session token of this app) keeps the earlier key.
+    /// multipart upload's plan: endpoint, region, bucket, key, part size, short-lived credentials for that key
+    /// only, and the upload token that resumes and registers it. `resume` (an earlier plan's upload token of
+    /// this app) keeps the earlier key.
     ///
     /// - Throws: ``BmobAPIError`` 146 for a bad name, 145 above the largest file, 150 for a `resume` token this
     ///   server did not issue to this app.
@@ -42,11 +43,21 @@ extension FileService {
         let grant = UploadGrant(
             applicationId: context.app.applicationId, key: key,
             expiresAt: clock.nowSeconds + Int64(settings.credentialSeconds))
-        let issued = credentials.issue(grant)
+        let target: MultipartTarget
+        do {
+            target = try await storage.multipartTarget(
+                for: grant, issuer: credentials, baseURL: settings.baseURL ?? server.publicURL)
+        } catch let error as BmobAPIError {
+            throw error
+        } catch {
+            var failure = BmobAPIError(.fileUploadError, "the storage cannot issue upload credentials", status: .serviceUnavailable)
+            failure.cause = String(describing: error)
+            throw failure
+        }
         answer["upload"] = [
-            "endpoint": .string((settings.baseURL ?? server.publicURL) + "/s3"), "region": .string(Self.localRegion),
-            "bucket": .string(Self.localBucket), "key": .string(key.rawValue),
-            "partSize": .int(Int64(Self.partSize(for: size, settings: settings))), "credentials": issued.json,
+            "endpoint": .string(target.endpoint), "region": .string(target.region), "bucket": .string(target.bucket),
+            "key": .string(key.rawValue), "partSize": .int(Int64(Self.partSize(for: size, settings: settings))),
+            "credentials": target.credentials.json, "uploadToken": .string(credentials.token(for: grant)),
         ]
         return .object(answer)
     }

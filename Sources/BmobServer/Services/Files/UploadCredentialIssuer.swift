@@ -16,13 +16,18 @@ package struct UploadCredentialIssuer: Sendable {
         self.secret = secret
     }
 
-    /// Credentials for `grant`.
-    package func issue(_ grant: UploadGrant) -> UploadCredentials {
+    /// The upload token that names `grant`: what `/8/cdn` resumes from and `/8/savecdnupload` registers with.
+    package func token(for grant: UploadGrant) -> String {
         let payload: JSONValue = [
             "a": .string(grant.applicationId), "k": .string(grant.key.rawValue), "e": .int(grant.expiresAt),
         ]
         let encoded = Base64.encodeString(payload.jsonBytes, alphabet: .url, padding: false)
-        let token = encoded + "." + mac("token", encoded)
+        return encoded + "." + mac("token", encoded)
+    }
+
+    /// Credentials for `grant` on the local provider's endpoint: their session token is ``token(for:)``.
+    package func issue(_ grant: UploadGrant) -> UploadCredentials {
+        let token = token(for: grant)
         let accessKeyId = "BMOB" + SecureRandom.hex(byteCount: 8).uppercased()
         return UploadCredentials(
             accessKeyId: accessKeyId, secretAccessKey: secretAccessKey(accessKeyId: accessKeyId, sessionToken: token),
