@@ -181,16 +181,3 @@ package enum S3MultipartRoutes {
         return HTTPResponse(status: HTTPStatus(code: failure.status), headers: headers, body: Array(xml.utf8))
     }
 }
-
-/// An S3 error the endpoint answers.
-private struct S3Failure: Error {
-    var code: String
-    var status: Int
-    var message: String
-
-    init(_ code: String, status: Int, _ message: String) {
-        self.code = code
-        self.status = status
-        self.message = message
-    }
-}

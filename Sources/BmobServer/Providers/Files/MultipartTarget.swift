@@ -1,5 +1,3 @@
-package import BmobWire
-
 /// Where a multipart upload goes (an S3 endpoint, path style: `<endpoint>/<bucket>/<key>`) and the
 /// short-lived credentials that may write its one key.
 package struct MultipartTarget: Sendable, Equatable {
