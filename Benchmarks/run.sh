@@ -3,15 +3,16 @@
 #   Benchmarks/run.sh [rounds]     rounds of the /health benchmark (default 5)
 # Environment: BENCH_DATA_ROUNDS (default 5) rounds of the data API benchmark, BENCH_REALTIME_ROUNDS
 # (default 3) rounds of the realtime fan-out benchmark, BENCH_NODES_ROUNDS (default 3) rounds of the one-node
-# against two-node benchmark; BENCH_ONLY=health, data, nodes or realtime runs one of them.
+# against two-node benchmark, BENCH_FILES_ROUNDS (default 3) rounds of the files benchmark; BENCH_ONLY=health,
+# data, nodes, realtime or files runs one of them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BMOB_STRICT=0 BMOB_EXCLUSIVITY=unchecked swift build -c release --product bmob
 BMOB_STRICT=0 BMOB_EXCLUSIVITY=unchecked swift build -c release --product bmob-bench
 only="${BENCH_ONLY:-all}"
 case "$only" in
-all | health | data | nodes | realtime) ;;
-*) echo "run.sh: BENCH_ONLY is health, data, nodes or realtime (or unset for all), not '$only'" >&2; exit 2 ;;
+all | health | data | nodes | realtime | files) ;;
+*) echo "run.sh: BENCH_ONLY is health, data, nodes, realtime or files (or unset for all), not '$only'" >&2; exit 2 ;;
 esac
 if [ "$only" = all ] || [ "$only" = health ]; then
     python3 Benchmarks/health_vs_nginx.py --rounds "${1:-5}" --bmob .build/release/bmob --report BENCHMARKS.md
@@ -33,4 +34,11 @@ if [ "$only" = all ] || [ "$only" = realtime ]; then
     # go to Benchmarks/out/realtime_fanout.json.
     python3 Benchmarks/realtime_fanout.py --rounds "${BENCH_REALTIME_ROUNDS:-3}" --bmob .build/release/bmob \
         --bench .build/release/bmob-bench --report BENCHMARKS.md --json Benchmarks/out/realtime_fanout.json
+fi
+if [ "$only" = all ] || [ "$only" = files ]; then
+    # A 1 GiB multipart upload beside dd, downloads and 100 KiB GETs beside nginx, the server's peak memory;
+    # temporary files go to the system's temporary folder (TMPDIR), every round's numbers to
+    # Benchmarks/out/files_throughput.json.
+    python3 Benchmarks/files_throughput.py --rounds "${BENCH_FILES_ROUNDS:-3}" --bmob .build/release/bmob \
+        --bench .build/release/bmob-bench --report BENCHMARKS.md --json Benchmarks/out/files_throughput.json
 fi

@@ -4,6 +4,7 @@
 //   bmob-bench fanout …           realtime fan-out over socket.io 0.9 WebSockets (the realtime benchmark)
 //   bmob-bench fanout-floor-send … / fanout-floor-receive …
 //                                 the kernel's floor under that fan-out: bare writes to loopback connections
+//   bmob-bench files-upload …     one large file through the multipart upload path (the files benchmark)
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "sqlite-inserts":
@@ -14,6 +15,8 @@ case "fanout-floor-send":
     FanoutFloor.send(Array(arguments.dropFirst()))
 case "fanout-floor-receive":
     FanoutFloor.receive(Array(arguments.dropFirst()))
+case "files-upload":
+    FilesUpload.main(Array(arguments.dropFirst()))
 default:
-    fail("usage: bmob-bench sqlite-inserts … | bmob-bench fanout … | bmob-bench fanout-floor-send … | bmob-bench fanout-floor-receive … (see Benchmarks/Sources/bmob-bench)")
+    fail("usage: bmob-bench sqlite-inserts … | bmob-bench fanout … | bmob-bench fanout-floor-send … | bmob-bench fanout-floor-receive … | bmob-bench files-upload … (see Benchmarks/Sources/bmob-bench)")
 }
