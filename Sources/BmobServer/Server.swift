@@ -100,6 +100,10 @@ package final class Server: Sendable {
         // Read before anything is started that would have to be stopped if it failed.
         let handshakeKey = try registry.sharedSecret("socket.io handshake ids")
         let uploadKey = try registry.sharedSecret("file upload credentials")
+        // A bucket when the `s3…` settings name one, else the data folder (whose multipart endpoint stays mounted).
+        let bucketFiles: (any FileStorage)? = try configuration.files.s3.map {
+            try S3FileStorage(configuration: $0, clock: clock)
+        }
         let pool = ThreadPool(threadCount: 2, name: "bmob-blocking")
         let apps: AppDirectory
         do {
@@ -131,7 +135,7 @@ package final class Server: Sendable {
         let uploads = LocalMultipartUploads(
             storage: localFiles, pool: pool, expirySeconds: configuration.files.uploadExpirySeconds)
         let files = FileService(
-            storage: localFiles,
+            storage: bucketFiles ?? localFiles,
             settings: configuration.files, credentials: UploadCredentialIssuer(secret: uploadKey), clock: clock,
             callers: callers, server: context)
         let runner = OperationRunner(

@@ -143,7 +143,8 @@ extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *
 
 /// Starts `path` with `argv` and `envp` (NULL-terminated) in `directory` (NULL: the current one). The child's
 /// standard input, output and error are `in`, `out` and `err` (-1: /dev/null) and it inherits no other
-/// descriptor, whatever their close-on-exec flag. Returns 0 and sets `pid`, or an errno value.
+/// descriptor, whatever their close-on-exec flag, nor the parent thread's blocked signals. Returns 0 and sets
+/// `pid`, or an errno value.
 ///
 /// Unlike Foundation's `Process.run()`, nothing here reads `/proc/self/fd` in the parent (the child closes
 /// its descriptors with `close_range`), so starting processes is safe while other threads open and close files.
@@ -162,7 +163,20 @@ static inline int CSystemShims_spawn(pid_t *pid, const char *path, char *const a
     }
     if (result == 0 && directory != NULL) result = posix_spawn_file_actions_addchdir_np(&actions, directory);
     if (result == 0) result = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-    if (result == 0) result = posix_spawn(pid, path, &actions, NULL, argv, envp);
+    // The child starts with no signal blocked and every signal at its default action: a server thread that
+    // blocks SIGTERM for its signal watcher must not pass that on (a child would never see SIGTERM).
+    posix_spawnattr_t attributes;
+    int attributesReady = result == 0 && posix_spawnattr_init(&attributes) == 0;
+    if (attributesReady) {
+        sigset_t none, all;
+        sigemptyset(&none);
+        sigfillset(&all);
+        posix_spawnattr_setsigmask(&attributes, &none);
+        posix_spawnattr_setsigdefault(&attributes, &all);
+        posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    }
+    if (result == 0) result = posix_spawn(pid, path, &actions, attributesReady ? &attributes : NULL, argv, envp);
+    if (attributesReady) posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     return result;
 }

@@ -38,6 +38,36 @@ struct ChildProcessTests {
         #expect(process.termination?.status == SIGKILL)
     }
 
+    @Test("the child starts with no signal blocked or ignored, whatever the spawning thread blocks")
+    func signalStateIsNotInherited() async throws {
+        // Blocked and ignored on the spawning thread, as a server's signal watcher does.
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGTERM)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        let oldHandler = signal(SIGINT, SIG_IGN)
+        let process = try ChildProcess("/bin/sh", ["-c", "grep -E '^Sig(Blk|Ign)' /proc/self/status"], output: .pipe)
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        signal(SIGINT, oldHandler)
+        let status = String(decoding: ChildProcess.readToEnd(process.output!), as: UTF8.self)
+        #expect(status.contains("SigBlk:\t0000000000000000"), "\(status)")
+        #expect(await process.waitForExit() == .exited(0))
+        // Started with SIGTERM ignored by the parent: once it runs (it says so), SIGTERM ends it.
+        let ignored = signal(SIGTERM, SIG_IGN)
+        let sleeper = try ChildProcess("/bin/sh", ["-c", "echo ready; exec sleep 30"], output: .pipe)
+        signal(SIGTERM, ignored)
+        var said: [UInt8] = []
+        while !said.contains(UInt8(ascii: "\n")) {
+            let piece = ChildProcess.read(sleeper.output!)
+            if piece.isEmpty { break }
+            said += piece
+        }
+        #expect(said == Array("ready\n".utf8))
+        sleeper.send(SIGTERM)
+        #expect(await sleeper.waitForExit() == .signaled(SIGTERM))
+    }
+
     @Test("the child inherits no descriptor but its three standard streams")
     func noInheritedDescriptors() async throws {
         // A descriptor without close-on-exec, as a library might leave one.

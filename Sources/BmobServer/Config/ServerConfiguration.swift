@@ -264,7 +264,45 @@ package struct ServerConfiguration: Sendable, Equatable {
         Setting(key: "uploadExpirySeconds", environment: "BMOB_UPLOAD_EXPIRY_SECONDS", flag: "--upload-expiry-seconds", help: "how long an unfinished upload is kept (default 86400)") { config, value throws(ConfigurationError) in
             config.files.uploadExpirySeconds = try integer(value, key: "uploadExpirySeconds", range: 60...(86_400 * 365))
         },
+        Setting(key: "s3Endpoint", environment: "BMOB_S3_ENDPOINT", flag: "--s3-endpoint", help: "keep files in an S3-compatible bucket at this URL, such as https://s3.eu-west-1.amazonaws.com (default: the data folder)") { config, value throws(ConfigurationError) in
+            config.files.s3Settings.endpoint = try s3URL(value, key: "s3Endpoint")
+        },
+        Setting(key: "s3Region", environment: "BMOB_S3_REGION", flag: "--s3-region", help: "the bucket's region (default us-east-1)") { config, value throws(ConfigurationError) in
+            config.files.s3Settings.region = value.trimmingSpaces()
+        },
+        Setting(key: "s3Bucket", environment: "BMOB_S3_BUCKET", flag: "--s3-bucket", help: "the bucket files are kept in") { config, value throws(ConfigurationError) in
+            config.files.s3Settings.bucket = value.trimmingSpaces()
+        },
+        Setting(key: "s3AccessKeyId", environment: "BMOB_S3_ACCESS_KEY_ID", flag: "--s3-access-key-id", help: "access key id for the bucket and its token service") { config, value throws(ConfigurationError) in
+            config.files.s3Settings.accessKeyId = value.trimmingSpaces()
+        },
+        Setting(key: "s3SecretAccessKey", environment: "BMOB_S3_SECRET_ACCESS_KEY", flag: "--s3-secret-access-key", help: "secret of the access key (prefer BMOB_S3_SECRET_ACCESS_KEY or the config file to the command line)") { config, value throws(ConfigurationError) in
+            config.files.s3Settings.secretAccessKey = value
+        },
+        Setting(key: "s3PathStyle", environment: "BMOB_S3_PATH_STYLE", flag: "--s3-path-style", help: "true: <endpoint>/<bucket>/<key> (MinIO); false: <bucket>.<endpoint host>/<key> (default true)") { config, value throws(ConfigurationError) in
+            switch value.trimmingSpaces().lowercased() {
+            case "true", "1", "yes": config.files.s3Settings.pathStyle = true
+            case "false", "0", "no": config.files.s3Settings.pathStyle = false
+            default: throw ConfigurationError("s3PathStyle: expected true or false, got '\(value)'")
+            }
+        },
+        Setting(key: "s3StsEndpoint", environment: "BMOB_S3_STS_ENDPOINT", flag: "--s3-sts-endpoint", help: "security token service URL for upload credentials, such as https://sts.eu-west-1.amazonaws.com (default: the S3 endpoint)") { config, value throws(ConfigurationError) in
+            config.files.s3Settings.stsEndpoint = try s3URL(value, key: "s3StsEndpoint")
+        },
+        Setting(key: "s3RoleArn", environment: "BMOB_S3_ROLE_ARN", flag: "--s3-role-arn", help: "role assumed for multipart uploads' credentials (default \(S3StorageConfiguration.placeholderRoleArn), enough for MinIO)") { config, value throws(ConfigurationError) in
+            config.files.s3Settings.roleArn = value.trimmingSpaces()
+        },
     ]
+
+    /// An S3 or STS endpoint setting's URL, without a trailing `/`.
+    private static func s3URL(_ text: String, key: String) throws(ConfigurationError) -> String {
+        var value = text.trimmingSpaces()
+        while value.hasSuffix("/") { value.removeLast() }
+        guard S3Endpoint(value) != nil else {
+            throw ConfigurationError("\(key): expected an http:// or https:// URL, got '\(text)'")
+        }
+        return value
+    }
 
     private static func integer(_ text: String, key: String, range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
         guard let value = Int(text.trimmingSpaces()), range.contains(value) else {

@@ -50,7 +50,8 @@ package struct S3ListPartsResult: Sendable, Hashable {
     /// `NextPartNumberMarker` reads as none; part numbers must be 1…10,000 and sizes non-negative, at most
     /// 10,000 parts. Unknown children (`Initiator`, `Owner`, `StorageClass`, `MaxParts`, checksums) are ignored.
     package init(element: S3XMLElement) throws(S3XMLError) {
-        try element.expect("ListPartsResult")
+        // moto answers `ListPartsOutput`, the name of the shape in AWS's service model, with the same children.
+        if element.localName != "ListPartsOutput" { try element.expect("ListPartsResult") }
         let maximum = S3CompleteMultipartUpload.maximumParts
         let partElements = element.children("Part")
         guard partElements.count <= maximum else {

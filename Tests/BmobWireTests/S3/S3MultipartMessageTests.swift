@@ -124,6 +124,18 @@ import Testing
         #expect(result == S3ListPartsResult(bucket: "bucket", key: "the-key", uploadId: "ZXhhbXBsZQ", parts: []))
     }
 
+    /// moto 5's ListParts answer names its root after AWS's shape, `ListPartsOutput`.
+    @Test func listPartsOutputRoot() throws {
+        let xml = """
+            <ListPartsOutput xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Bucket>b</Bucket><Key>k</Key>\
+            <UploadId>u</UploadId><Part><PartNumber>2</PartNumber><ETag>"e"</ETag><Size>7</Size></Part>\
+            <IsTruncated>false</IsTruncated></ListPartsOutput>
+            """
+        let result = try S3ListPartsResult(xml: Array(xml.utf8))
+        #expect(result.parts == [.init(partNumber: 2, etag: "\"e\"", size: 7)])
+        #expect(throws: S3XMLError.self) { try S3ListPartsResult(xml: Array("<ListParts/>".utf8)) }
+    }
+
     @Test func listPartsRoundTrip() throws {
         let result = S3ListPartsResult(
             bucket: "files", key: "k", uploadId: "u",

@@ -186,7 +186,15 @@ extension EndToEnd {
             let secondEvents = EventLog()
             second.multipartObserver = { secondEvents.append($0) }
             let secondProgress = ValueLog<Double>()
-            let partsBefore = server.server.fileUploads.partsReceived
+            // A part the cancelled upload had in flight may still be landing on the server: count from once the
+            // server's counter has been still for a while.
+            var partsBefore = server.server.fileUploads.partsReceived
+            for _ in 0..<50 {
+                try await Task.sleep(for: .milliseconds(100))
+                let now = server.server.fileUploads.partsReceived
+                if now == partsBefore { break }
+                partsBefore = now
+            }
             try await second.upload { secondProgress.append($0) }
             let partsStored = server.server.fileUploads.partsReceived - partsBefore
 

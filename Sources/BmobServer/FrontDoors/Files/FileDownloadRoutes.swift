@@ -1,10 +1,15 @@
 import BmobHTTP
+import BmobServerCodecs
 import BmobWire
 
 /// Downloads: `GET`/`HEAD /<yyyy>/<MM>/<dd>/<name>`, the file under that key (a file's URL is its key under the
 /// file base URL), streamed with `Range` support. A key names one file forever, so the `ETag` is its random
 /// name and the answer may be cached for a year; `If-None-Match` answers 304. No app headers: file URLs are
 /// public, as on Bmob's CDN; what cannot be guessed is the 128-bit name.
+///
+/// Both providers answer the same way: the local one from disk, the S3 one from the bucket through the server
+/// (ranged reads, see ``S3ObjectSource``), so a file's URL, validators and type do not depend on where it is
+/// kept, and the bucket can stay private. A storage that cannot be reached is a 503.
 package enum FileDownloadRoutes {
     /// Adds the routes.
     package static func register(in router: inout BmobRouter, storage: any FileStorage) {
@@ -16,9 +21,8 @@ package enum FileDownloadRoutes {
     }
 
     private static func download(_ request: BmobRequest, storage: any FileStorage) async throws -> HTTPResponse {
-        let path = [request.parameter("year"), request.parameter("month"), request.parameter("day"), request.parameter("name")]
-            .joined(separator: "/")
-        guard let key = FileKey(path), let file = try await storage.open(key) else {
+        let path = ["year", "month", "day", "name"].map { request.parameter($0) }.joined(separator: "/")
+        guard let key = FileKey(path), let file = try await open(key, storage: storage) else {
             throw BmobAPIError(.notFound, "no such file", status: .notFound)
         }
         let name = key.rawValue.split(separator: "/").last!
@@ -26,13 +30,46 @@ package enum FileDownloadRoutes {
         var headers = HTTPHeaders()
         headers.add(name: "ETag", value: etag)
         headers.add(name: "Cache-Control", value: "public, max-age=31536000, immutable")
-        if let match = request.http.headers["If-None-Match"], match.split(separator: ",").contains(where: {
-            let tag = $0.trimmingSpaces()
-            return tag == etag || tag == "W/" + etag || tag == "*"
-        }) {
+        if let match = request.http.headers["If-None-Match"],
+            match.split(separator: ",").contains(where: {
+                let tag = $0.trimmingSpaces()
+                return tag == etag || tag == "W/" + etag || tag == "*"
+            })
+        {
             return HTTPResponse(status: HTTPStatus(code: 304), headers: headers)
         }
-        return .file(
-            file, for: request.http.head, contentType: FileContentType.forExtension(key.fileExtension), headers: headers)
+        headers.add(name: "Accept-Ranges", value: "bytes")
+        let size = file.size
+        switch HTTPByteRange.select(request.http.headers["Range"], size: size) {
+        case .whole:
+            headers.add(name: "Content-Type", value: FileContentType.forExtension(key.fileExtension))
+            var response = HTTPResponse(status: .ok, headers: headers)
+            response.bodyStream = file.bodyStream(first: 0, count: size)
+            return response
+        case .range(let range):
+            headers.add(name: "Content-Type", value: FileContentType.forExtension(key.fileExtension))
+            headers.add(name: "Content-Range", value: range.contentRange(size: size))
+            var response = HTTPResponse(status: .partialContent, headers: headers)
+            response.bodyStream = file.bodyStream(first: range.first, count: range.count)
+            return response
+        case .unsatisfiable:
+            headers.add(name: "Content-Range", value: HTTPByteRange.unsatisfiedContentRange(size: size))
+            return HTTPResponse(status: .rangeNotSatisfiable, headers: headers)
+        }
+    }
+
+    /// The file under `key`, or `nil`.
+    ///
+    /// - Throws: ``BmobAPIError`` 503 when the storage fails (its error is the logged cause).
+    private static func open(_ key: FileKey, storage: any FileStorage) async throws -> (any FileDownloadSource)? {
+        do {
+            return try await storage.open(key)
+        } catch let error as BmobAPIError {
+            throw error
+        } catch {
+            var failure = BmobAPIError(.unavailable, "the file storage cannot be reached", status: .serviceUnavailable)
+            failure.cause = String(describing: error)
+            throw failure
+        }
     }
 }

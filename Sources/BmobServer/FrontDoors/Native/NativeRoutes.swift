@@ -74,7 +74,7 @@ package enum NativeRoutes {
                 clientAddress: request.http.remoteAddress)
             context.trace = request.trace
             guard let operation = native.call.operation else {
-                return sealed(plaintext: NativeEnvelope.successPlaintext(data: initialize(request.server).jsonBytes), key: key)
+                return sealed(plaintext: NativeEnvelope.successPlaintext(data: initialize(request.server, files: runner.files).jsonBytes), key: key)
             }
             let result = try await runner.run(operation, context: context)
             let data = NativeResultEncoder.data(result, context: context)
@@ -88,12 +88,12 @@ package enum NativeRoutes {
         }
     }
 
-    /// `init`: the hosts a native client uses, all this server, and its clock. `isUp: false` tells clients that
-    /// files are not uploaded to Upyun.
-    private static func initialize(_ server: ServerContext) -> JSONValue {
+    /// `init`: the hosts a native client uses, all this server (files at the file base URL), and its clock.
+    /// `isUp: false` tells clients that files are not uploaded to Upyun.
+    private static func initialize(_ server: ServerContext, files: FileService) -> JSONValue {
         let url = JSONValue.string(server.publicURL)
         return [
-            "api": url, "file": url, "io": url, "push": url, "other": url,
+            "api": url, "file": .string(files.settings.baseURL ?? server.publicURL), "io": url, "push": url, "other": url,
             "isUp": false, "upyunVer": 0, "timestamp": .int(server.clock.nowSeconds),
         ]
     }

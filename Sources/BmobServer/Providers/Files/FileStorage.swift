@@ -1,4 +1,3 @@
-package import BmobHTTP
 package import BmobWire
 
 /// Where file bytes live: local disk under the data folder, or an S3-compatible bucket. Keys are ``FileKey``s,
@@ -15,8 +14,9 @@ package protocol FileStorage: Sendable {
     /// The size in bytes of the file under `key`; `nil` when there is none.
     func size(of key: FileKey) async throws -> Int?
 
-    /// The file under `key`, open for a download; `nil` when there is none.
-    func open(_ key: FileKey) async throws -> HTTPFile?
+    /// The file under `key`, open for a download (its size known, its bytes streamed as they are sent); `nil`
+    /// when there is none.
+    func open(_ key: FileKey) async throws -> (any FileDownloadSource)?
 
     /// Removes the file under `key`; `false` when there was none.
     @discardableResult

@@ -1,4 +1,4 @@
-package import BmobHTTP
+import BmobHTTP
 package import BmobIO
 package import BmobWire
 import BmobCrypto
@@ -57,7 +57,7 @@ package struct LocalFileStorage: FileStorage {
         return try await pool.run { _ in try Posix.regularFileSize(atPath: path) }
     }
 
-    package func open(_ key: FileKey) async throws -> HTTPFile? {
+    package func open(_ key: FileKey) async throws -> (any FileDownloadSource)? {
         do {
             return try await HTTPFile.open(atPath: path(of: key), pool: pool)
         } catch let error as IOError where error.isNotFound {

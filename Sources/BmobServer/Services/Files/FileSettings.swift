@@ -17,7 +17,16 @@ package struct FileSettings: Sendable, Equatable {
     package var credentialSeconds = 900
     /// How long an unfinished multipart upload is kept.
     package var uploadExpirySeconds = 24 * 3600
+    /// The S3-compatible bucket files are kept in (settings `s3…`); `nil`: the local disk, under the data folder.
+    package var s3: S3StorageConfiguration?
 
     /// The defaults.
     package init() {}
+
+    /// ``s3``, or its defaults while it is unset: what each `s3…` setting changes, so that any of them turns
+    /// the S3 provider on (the server refuses to start until the required ones are all set).
+    package var s3Settings: S3StorageConfiguration {
+        get { s3 ?? S3StorageConfiguration() }
+        set { s3 = newValue }
+    }
 }
