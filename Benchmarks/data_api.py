@@ -458,7 +458,9 @@ def write_report(path, rows, raw, floor, ratios, args, seed_seconds, failures):
     missed = [name for name, value, target in (
         ("create ≥ 10× PocketBase", ratios["create_pb"], 10),
         ("create ≥ 0.8× raw SQLite", ratios["create_raw"], 0.8),
-        ("query ≥ 5× PocketBase", ratios["query_pb"], 5)) if value < target]
+        ("query ≥ 5× PocketBase", ratios["query_pb"], 5),
+        ("PostgreSQL create ≥ 3× PocketBase per CPU", ratios["pg_create_pb_cpu"], 3),
+        ("PostgreSQL query ≥ 3× PocketBase per CPU", ratios["pg_query_pb_cpu"], 3)) if value < target]
     verdict = ("**Every target is met.**" if not missed else
                "**Targets missed: " + "; ".join(missed) + ".**")
     failure_text = ""
