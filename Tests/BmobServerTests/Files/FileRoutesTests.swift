@@ -205,4 +205,22 @@ import Testing
             #expect(missing.code == 151)
         }
     }
+
+    @Test("bmobpy, Bmob's Python SDK from PyPI, uploads, downloads and deletes a file through the REST routes")
+    func bmobpyPeer() async throws {
+        try await withTestServer { server in
+            let output = try await PythonPeer.run(
+                "bmobpy_files_peer.py", [server.baseURL, TestServer.applicationId, TestServer.restKey])
+            // bmobpy prints its own messages; the report is the last line.
+            let report = try JSONParser.parse(Array((output.split(separator: "\n").last ?? "").utf8))
+            #expect(report["uploaded"] == true, "\(output)")
+            #expect(report["filename"] == "report.pdf")
+            #expect(report["url"]?.stringValue?.hasPrefix(server.baseURL + "/") == true)
+            #expect(report["downloadedMatches"] == true)
+            #expect(report["contentType"] == "application/pdf")
+            #expect(report["deleted"] == true)
+            #expect(report["afterDelete"] == 404)
+            #expect(report["deletedAgain"] == false)
+        }
+    }
 }

@@ -266,4 +266,27 @@ import Testing
             #expect(fresh.key == plan.key, "an expired token still resumes its upload")
         }
     }
+
+    @Test("an upload left unfinished past uploadExpirySeconds is removed when a later one starts")
+    func unfinishedUploadsExpire() async throws {
+        let start = Int64(Date().timeIntervalSince1970) * 1000
+        let clock = TestClock(start: start)
+        try await withTestServer(clock: clock.serverClock, configure: {
+            Self.configure(&$0)
+            $0.files.uploadExpirySeconds = 60
+        }) { server in
+            let client = NativeTestClient(server)
+            let plan = try await makePlan(client, server, size: 100_000)
+            let stale = try await plan.initiate()
+            _ = try await plan.part(stale, 1, bytes(65536))
+            // Sweeps run at most every ten minutes, when an upload starts.
+            clock.advance(milliseconds: 700_000)
+            let fresh = try await plan.initiate()
+            let gone = try await plan.send("GET", query: [("uploadId", stale)])
+            #expect(try S3ErrorResponse(xml: gone.body).code == "NoSuchUpload")
+            #expect(try await plan.parts(fresh).isEmpty, "the upload that started the sweep is kept")
+            let uploads = server.dataDirectory.appendingPathComponent("files/.uploads").path
+            #expect(try FileManager.default.contentsOfDirectory(atPath: uploads) == [fresh])
+        }
+    }
 }
