@@ -118,6 +118,16 @@ private func checkCall(_ call: NativeCall) {
         precondition(!account.isEmpty && !password.isEmpty, "login without account or password accepted")
     case .checkSession(let objectId), .updatePassword(let objectId, _, _):
         precondition(!objectId.isEmpty, "empty objectId accepted")
+    case .planUpload(let filename, let size, _):
+        precondition(!filename.isEmpty && size >= 0, "a file plan without a name or with a negative size accepted")
+    case .uploadFile(let filename, _, _):
+        precondition(!filename.isEmpty, "a file without a name accepted")
+    case .registerUpload(let filename, let size, let token):
+        precondition(!filename.isEmpty && size >= 0 && !token.isEmpty, "a registration without its parts accepted")
+    case .deleteFile(let reference):
+        precondition(!reference.isEmpty, "a delete naming no file accepted")
+    case .deleteFiles(let references):
+        precondition(references.count <= 1000, "a batch delete over the limit accepted")
     case .initialize, .timestamp, .create, .schemas, .signUp, .logOut, .requestSmsCode, .verifySmsCode, .querySms,
         .logInWithSmsCode, .resetPasswordBySmsCode, .requestPasswordReset, .requestEmailVerify:
         break
