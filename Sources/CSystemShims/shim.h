@@ -182,6 +182,18 @@ static inline int CSystemShims_spawn(pid_t *pid, const char *path, char *const a
 }
 #endif
 
+#ifdef __linux__
+extern ssize_t copy_file_range(int infd, __off64_t *pinoff, int outfd, __off64_t *poutoff, size_t length,
+                               unsigned int flags);
+
+/// Copies up to `length` bytes from `in` to `out` at their file offsets, inside the kernel (no copy through
+/// user memory; a reflink on file systems that share extents). Returns the count, 0 at the end of `in`, or -1
+/// with errno set.
+static inline ssize_t CSystemShims_copy_file_range(int in, int out, size_t length) {
+    return copy_file_range(in, NULL, out, NULL, length, 0);
+}
+#endif
+
 static const short CSystemShims_POLLIN = POLLIN;
 static const short CSystemShims_POLLOUT = POLLOUT;
 static const short CSystemShims_POLLERR = POLLERR;

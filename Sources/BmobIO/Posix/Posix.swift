@@ -165,6 +165,39 @@ package enum Posix {
         }
     }
 
+    /// Appends the rest of the file `input` (from its offset) to the file `output` (at its offset), inside the
+    /// kernel where it can (`copy_file_range`), through a buffer where it cannot. Returns the bytes copied.
+    /// Blocking: call it on a ``ThreadPool``.
+    package static func copyRest(from input: Int32, to output: Int32) throws(IOError) -> Int {
+        var copied = 0
+        while true {
+            let result = CSystemShims_copy_file_range(input, output, 1 << 30)
+            if result > 0 {
+                copied += result
+                continue
+            }
+            if result == 0 { return copied }
+            let error = CSystemShims_errno()
+            if error == EINTR { continue }
+            // Not supported between these files (another file system, an old kernel): copy through memory.
+            guard error == EXDEV || error == ENOSYS || error == EINVAL || error == EOPNOTSUPP else {
+                throw IOError(errno: error, function: "copy_file_range")
+            }
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let read = try blockingCall("read") { buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) } }
+                if read == 0 { return copied }
+                var written = 0
+                while written < read {
+                    written += try blockingCall("write") {
+                        buffer.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + written, read - written) }
+                    }
+                }
+                copied += read
+            }
+        }
+    }
+
     /// Flushes the file `fd` to the disk. Blocking: call it on a ``ThreadPool``.
     package static func synchronize(_ fd: Int32) throws(IOError) {
         _ = try blockingCall("fsync") { Int(fsync(fd)) }
