@@ -12,4 +12,9 @@ package enum Hex {
         }
         return String(decoding: text, as: UTF8.self)
     }
+
+    /// Whether every byte of `text` is a lowercase hex digit, as ``encode(_:)`` writes them.
+    package static func isLowercase(_ text: some Sequence<UInt8>) -> Bool {
+        text.allSatisfy { digits.contains($0) }
+    }
 }

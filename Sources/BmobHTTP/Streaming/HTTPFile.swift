@@ -2,7 +2,7 @@ package import BmobIO
 
 /// An open file to send in responses, read off the loop on a ``ThreadPool``. Owns its descriptor and closes
 /// it when released.
-package final class HTTPFile: Sendable {
+package final class HTTPFile: HTTPByteSource {
     private let fd: Int32
     /// The file's size in bytes when it was opened.
     package let size: Int
@@ -53,13 +53,13 @@ package final class HTTPFile: Sendable {
         }
     }
 
-    /// A body stream of the bytes `first..<first + count`, read `chunkSize` bytes at a time as the client takes
-    /// them.
+    /// A body stream of the bytes `first..<first + count`, read 64 KiB at a time as the client takes them.
     ///
     /// - Throws (from the producer): ``HTTPStreamError/Code-swift.struct/lengthMismatch`` when the file
     ///   shrank under it, ``IOError`` when a read fails.
-    package func bodyStream(from first: Int, count: Int, chunkSize: Int = 64 * 1024) -> HTTPResponseBodyStream {
-        HTTPResponseBodyStream(length: count) { [self] writer in
+    package func bodyStream(from first: Int, count: Int) -> HTTPResponseBodyStream {
+        let chunkSize = 64 * 1024
+        return HTTPResponseBodyStream(length: count) { [self] writer in
             var offset = first
             let end = first + count
             while offset < end {

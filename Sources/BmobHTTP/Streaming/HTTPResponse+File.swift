@@ -2,18 +2,19 @@ package import BmobWire
 import BmobServerCodecs
 
 extension HTTPResponse {
-    /// The answer to `head` with `file`'s bytes, streamed as the client takes them: 200 with the whole file; for
+    /// The answer to `head` with `file`'s bytes (a file on disk, or any other ``HTTPByteSource``), streamed as
+    /// the client takes them: 200 with the whole file; for
     /// a `GET` with a `Range` header, 206 with the one range asked for, or 416 when the file has no byte in it
     /// (other range requests get the whole file, see ``HTTPByteRange/select(_:size:)``). Every answer says
     /// `Accept-Ranges: bytes`.
     ///
     /// - Parameters:
-    ///   - file: the open file.
+    ///   - file: the open file, or other bytes.
     ///   - head: the request's head (its method and `Range` field).
     ///   - contentType: the `Content-Type` of the file's bytes.
     ///   - headers: more fields for the answer (`Cache-Control`, `ETag`, …).
     package static func file(
-        _ file: HTTPFile,
+        _ file: some HTTPByteSource,
         for head: HTTPRequestHead,
         contentType: String = "application/octet-stream",
         headers: HTTPHeaders = HTTPHeaders()

@@ -1,3 +1,5 @@
+import BmobCrypto
+
 /// A stored file's key, `yyyy/MM/dd/<32 lowercase hex>.<ext>`, which is also its URL's path: the day its upload
 /// began (UTC), a random 128-bit name and the extension of the name it was uploaded with.
 ///
@@ -29,9 +31,7 @@ package struct FileKey: Sendable, Hashable, CustomStringConvertible {
             let day = digits(8..<10), (1...31).contains(day), bytes[10] == UInt8(ascii: "/")
         else { return nil }
         let hex = bytes[11..<43]
-        guard hex.allSatisfy({ ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f")) }),
-            bytes[43] == UInt8(ascii: ".")
-        else { return nil }
+        guard Hex.isLowercase(hex), bytes[43] == UInt8(ascii: ".") else { return nil }
         let fileExtension = bytes[44...]
         guard Self.isExtension(fileExtension) else { return nil }
         rawValue = String(decoding: bytes, as: UTF8.self)
@@ -40,11 +40,8 @@ package struct FileKey: Sendable, Hashable, CustomStringConvertible {
     /// A new key for a file uploaded on `year`-`month`-`day` (UTC) with `name` (32 lowercase hex) and
     /// `fileExtension` (lowercase letters and digits).
     package init?(year: Int, month: Int, day: Int, name: String, fileExtension: String) {
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        self.init("\(pad(year, 4))/\(pad(month, 2))/\(pad(day, 2))/\(name).\(fileExtension)")
+        let date = "\(BmobDateFormat.pad(year, 4))/\(BmobDateFormat.pad(month, 2))/\(BmobDateFormat.pad(day, 2))"
+        self.init("\(date)/\(name).\(fileExtension)")
     }
 
     /// The key of a file URL or URL path (`https://host/2026/12/02/….jpg`, `/2026/…`): its path without the

@@ -172,22 +172,8 @@ package struct NativeRequest: Sendable, Equatable {
             }
             return .deleteFile(reference: reference)
         default:
-            var references: [String] = []
-            for name in data.members.keys.sorted() {
-                guard case .array(let list)? = data.members[name] else {
-                    throw BmobRequestError(.invalidJSON, "data.\(name) must be a list of file keys or URLs")
-                }
-                for item in list {
-                    guard case .string(let reference) = item else {
-                        throw BmobRequestError(.invalidJSON, "data.\(name) must be a list of file keys or URLs")
-                    }
-                    references.append(reference)
-                    guard references.count <= maximumBatchFileReferences else {
-                        throw BmobRequestError(.invalidJSON, "at most \(maximumBatchFileReferences) files per batch")
-                    }
-                }
-            }
-            return .deleteFiles(references: references)
+            return .deleteFiles(
+                references: try FileBatchReferences.decode(data.members, path: "data.", maximum: maximumBatchFileReferences))
         }
     }
 

@@ -173,7 +173,8 @@ package enum BmobDateFormat {
         return (Int(year), Int(month), Int(day))
     }
 
-    private static func pad(_ value: Int, _ width: Int) -> String {
+    /// `value` in decimal, zero-padded on the left to `width` digits.
+    static func pad(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }

@@ -485,55 +485,8 @@ extension EndToEnd {
 
         // MARK: - Recorders
 
-        /// Values appended from any thread.
-        final class ValueLog<Value: Sendable>: @unchecked Sendable {
-            // Invariant: `stored` is only touched under `lock`.
-            private let lock = NSLock()
-            private var stored: [Value] = []
-
-            func append(_ value: Value) {
-                lock.withLock { stored.append(value) }
-            }
-
-            var values: [Value] {
-                lock.withLock { stored }
-            }
-        }
-
         /// The multipart events of one upload.
-        final class EventLog: @unchecked Sendable {
-            // Invariant: `stored` is only touched under `lock`.
-            private let lock = NSLock()
-            private var stored: [MultipartEvent] = []
-
-            func append(_ event: MultipartEvent) {
-                lock.withLock { stored.append(event) }
-            }
-
-            var values: [MultipartEvent] {
-                lock.withLock { stored }
-            }
-
-            /// The parts whose bytes were sent (each attempt).
-            var sent: [Int] {
-                values.compactMap { if case .sending(let part) = $0 { part } else { nil } }
-            }
-
-            /// The parts the storage acknowledged.
-            var acknowledged: [Int] {
-                values.compactMap { if case .acknowledged(let part) = $0 { part } else { nil } }
-            }
-
-            /// The parts found in the storage when resuming, or `nil` when the upload did not resume.
-            var resumedParts: [Int]? {
-                values.lazy.compactMap { if case .resumed(let parts, _) = $0 { parts } else { nil } }.first
-            }
-
-            /// The part count of a new upload, or `nil` when none began.
-            var initiatedPartCount: Int? {
-                values.lazy.compactMap { if case .initiated(let count) = $0 { count } else { nil } }.first
-            }
-        }
+        typealias EventLog = ValueLog<MultipartEvent>
 
         /// Cancels a task from a callback that may come before the task is known.
         final class Canceller: @unchecked Sendable {
@@ -558,5 +511,27 @@ extension EndToEnd {
                 task?.cancel()
             }
         }
+    }
+}
+
+extension ValueLog where Value == MultipartEvent {
+    /// The parts whose bytes were sent (each attempt).
+    var sent: [Int] {
+        values.compactMap { if case .sending(let part) = $0 { part } else { nil } }
+    }
+
+    /// The parts the storage acknowledged.
+    var acknowledged: [Int] {
+        values.compactMap { if case .acknowledged(let part) = $0 { part } else { nil } }
+    }
+
+    /// The parts found in the storage when resuming, or `nil` when the upload did not resume.
+    var resumedParts: [Int]? {
+        values.lazy.compactMap { if case .resumed(let parts, _) = $0 { parts } else { nil } }.first
+    }
+
+    /// The part count of a new upload, or `nil` when none began.
+    var initiatedPartCount: Int? {
+        values.lazy.compactMap { if case .initiated(let count) = $0 { count } else { nil } }.first
     }
 }

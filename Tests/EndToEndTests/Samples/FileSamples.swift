@@ -203,7 +203,7 @@ extension EndToEnd {
             _ = try await SDKFixture.server()
             BmobUser.logout()
             let data1 = Self.photoBytes(1000), data2 = Self.photoBytes(3000), data3 = Self.photoBytes(6000)
-            let log = ProgressLog()
+            let log = ValueLog<Double>()
 
             // 批量上传
             let files = [
@@ -232,21 +232,6 @@ extension EndToEnd {
 
             for file in uploaded {
                 #expect(try await Self.download(file.url ?? "").1 == 404)
-            }
-        }
-
-        /// Progress values reported from any thread.
-        final class ProgressLog: @unchecked Sendable {
-            // Invariant: `stored` is only touched under `lock`.
-            private let lock = NSLock()
-            private var stored: [Double] = []
-
-            func append(_ value: Double) {
-                lock.withLock { stored.append(value) }
-            }
-
-            var values: [Double] {
-                lock.withLock { stored }
             }
         }
     }

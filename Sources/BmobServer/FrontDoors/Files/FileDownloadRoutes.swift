@@ -38,38 +38,20 @@ package enum FileDownloadRoutes {
         {
             return HTTPResponse(status: HTTPStatus(code: 304), headers: headers)
         }
-        headers.add(name: "Accept-Ranges", value: "bytes")
-        let size = file.size
-        switch HTTPByteRange.select(request.http.headers["Range"], size: size) {
-        case .whole:
-            headers.add(name: "Content-Type", value: FileContentType.forExtension(key.fileExtension))
-            var response = HTTPResponse(status: .ok, headers: headers)
-            response.bodyStream = file.bodyStream(first: 0, count: size)
-            return response
-        case .range(let range):
-            headers.add(name: "Content-Type", value: FileContentType.forExtension(key.fileExtension))
-            headers.add(name: "Content-Range", value: range.contentRange(size: size))
-            var response = HTTPResponse(status: .partialContent, headers: headers)
-            response.bodyStream = file.bodyStream(first: range.first, count: range.count)
-            return response
-        case .unsatisfiable:
-            headers.add(name: "Content-Range", value: HTTPByteRange.unsatisfiedContentRange(size: size))
-            return HTTPResponse(status: .rangeNotSatisfiable, headers: headers)
-        }
+        return .file(
+            file, for: request.http.head, contentType: FileContentType.forExtension(key.fileExtension), headers: headers)
     }
 
     /// The file under `key`, or `nil`.
     ///
     /// - Throws: ``BmobAPIError`` 503 when the storage fails (its error is the logged cause).
-    private static func open(_ key: FileKey, storage: any FileStorage) async throws -> (any FileDownloadSource)? {
+    private static func open(_ key: FileKey, storage: any FileStorage) async throws -> (any HTTPByteSource)? {
         do {
             return try await storage.open(key)
         } catch let error as BmobAPIError {
             throw error
         } catch {
-            var failure = BmobAPIError(.unavailable, "the file storage cannot be reached", status: .serviceUnavailable)
-            failure.cause = String(describing: error)
-            throw failure
+            throw BmobAPIError.storageUnavailable(.unavailable, "the file storage cannot be reached", cause: error)
         }
     }
 }

@@ -34,19 +34,11 @@ package enum FileRoutes {
             .deleteFile(reference: request.parameter("**"))
         }
         router.operation(.post, "/2/cdnBatchDelete", runner: runner) { request, _ in
-            var references: [String] = []
-            for (cdn, value) in try request.jsonObjectBody().sorted(by: { $0.key < $1.key }) {
-                guard case .array(let list) = value else {
-                    throw BmobAPIError(.invalidJSON, "\(cdn) must be a list of file keys or URLs")
-                }
-                for item in list {
-                    guard case .string(let reference) = item else {
-                        throw BmobAPIError(.invalidJSON, "\(cdn) must be a list of file keys or URLs")
-                    }
-                    references.append(reference)
-                }
+            do {
+                return .deleteFiles(references: try FileBatchReferences.decode(try request.jsonObjectBody()))
+            } catch let error as BmobRequestError {
+                throw BmobAPIError(request: error)
             }
-            return .deleteFiles(references: references)
         }
     }
 

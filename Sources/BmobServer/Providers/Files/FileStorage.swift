@@ -1,3 +1,4 @@
+package import BmobHTTP
 package import BmobWire
 
 /// Where file bytes live: local disk under the data folder, or an S3-compatible bucket. Keys are ``FileKey``s,
@@ -16,7 +17,7 @@ package protocol FileStorage: Sendable {
 
     /// The file under `key`, open for a download (its size known, its bytes streamed as they are sent); `nil`
     /// when there is none.
-    func open(_ key: FileKey) async throws -> (any FileDownloadSource)?
+    func open(_ key: FileKey) async throws -> (any HTTPByteSource)?
 
     /// Removes the file under `key`; `false` when there was none.
     @discardableResult

@@ -1,4 +1,4 @@
-import BmobHTTP
+package import BmobHTTP
 package import BmobIO
 package import BmobWire
 import BmobCrypto
@@ -36,19 +36,23 @@ package struct LocalFileStorage: FileStorage {
         try await pool.run { _ in
             try Posix.makeDirectories(temporaryFolder)
             try Posix.makeDirectories(folder)
-            let fd = try Posix.createForWriting(temporary)
-            do {
-                try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> Void in
-                    try Posix.writeAll(fd, buffer)
-                }
-                try Posix.synchronize(fd)
-                Posix.close(fd)
-                try Posix.rename(temporary, to: destination)
-            } catch {
-                Posix.close(fd)
-                _ = try? Posix.removeFile(temporary)
-                throw error
-            }
+            try Self.writeWhole(bytes, to: destination, through: temporary)
+        }
+    }
+
+    /// Writes `bytes` to the new file `temporary`, flushes it to the disk and renames it to `path`: `path` holds
+    /// all of them or what it held before. A failure removes the temporary file. Blocking: call it on the pool.
+    package static func writeWhole(_ bytes: [UInt8], to path: String, through temporary: String) throws {
+        let fd = try Posix.createForWriting(temporary)
+        do {
+            try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> Void in try Posix.writeAll(fd, buffer) }
+            try Posix.synchronize(fd)
+            Posix.close(fd)
+            try Posix.rename(temporary, to: path)
+        } catch {
+            Posix.close(fd)
+            _ = try? Posix.removeFile(temporary)
+            throw error
         }
     }
 
@@ -57,7 +61,7 @@ package struct LocalFileStorage: FileStorage {
         return try await pool.run { _ in try Posix.regularFileSize(atPath: path) }
     }
 
-    package func open(_ key: FileKey) async throws -> (any FileDownloadSource)? {
+    package func open(_ key: FileKey) async throws -> (any HTTPByteSource)? {
         do {
             return try await HTTPFile.open(atPath: path(of: key), pool: pool)
         } catch let error as IOError where error.isNotFound {

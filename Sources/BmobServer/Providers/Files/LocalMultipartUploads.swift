@@ -62,7 +62,8 @@ package final class LocalMultipartUploads: Sendable {
                 throw MultipartUploadError("SlowDown", status: 503, "too many uploads in progress for this key")
             }
             try Posix.makeDirectories(target)
-            try Self.writeFile(target + "/key", Array(key.rawValue.utf8), temporaryFolder: target)
+            try LocalFileStorage.writeWhole(
+                Array(key.rawValue.utf8), to: target + "/key", through: target + "/." + SecureRandom.hex(byteCount: 8))
         }
         return uploadId
     }
@@ -260,15 +261,6 @@ package final class LocalMultipartUploads: Sendable {
         }
     }
 
-    private static func writeFile(_ path: String, _ bytes: [UInt8], temporaryFolder: String) throws {
-        let temporary = temporaryFolder + "/." + SecureRandom.hex(byteCount: 8)
-        let fd = try Posix.createForWriting(temporary)
-        defer { Posix.close(fd) }
-        try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> Void in try Posix.writeAll(fd, buffer) }
-        try Posix.synchronize(fd)
-        try Posix.rename(temporary, to: path)
-    }
-
     private static func partName(_ number: Int) -> String {
         let digits = String(number)
         return String(repeating: "0", count: max(0, 5 - digits.count)) + digits
@@ -276,8 +268,7 @@ package final class LocalMultipartUploads: Sendable {
 
     /// Whether `text` has an upload id's shape (32 lowercase hex digits), so it can name nothing else.
     static func isUploadId(_ text: some StringProtocol) -> Bool {
-        text.utf8.count == 32
-            && text.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f")) }
+        text.utf8.count == 32 && Hex.isLowercase(text.utf8)
     }
 
     /// Bytes gathered before one write to disk.

@@ -1,3 +1,4 @@
+package import BmobHTTP
 import BmobCrypto
 package import BmobWire
 
@@ -59,7 +60,7 @@ package struct S3FileStorage: FileStorage {
     }
 
     /// `HeadObject`, then the object read in ranged pieces as the client takes them.
-    package func open(_ key: FileKey) async throws -> (any FileDownloadSource)? {
+    package func open(_ key: FileKey) async throws -> (any HTTPByteSource)? {
         guard let head = try await client.headObject(key) else { return nil }
         return S3ObjectSource(key: key, head: head, chunkBytes: configuration.downloadChunkBytes, client: client)
     }
@@ -89,10 +90,8 @@ package struct S3FileStorage: FileStorage {
                 sessionName: "bmob-" + SecureRandom.hex(byteCount: 8), durationSeconds: duration,
                 policy: Self.uploadPolicy(bucket: configuration.bucket, key: grant.key))
         } catch {
-            var failure = BmobAPIError(
-                .fileUploadError, "the file storage cannot issue upload credentials", status: .serviceUnavailable)
-            failure.cause = String(describing: error)
-            throw failure
+            throw BmobAPIError.storageUnavailable(
+                .fileUploadError, "the file storage cannot issue upload credentials", cause: error)
         }
         return MultipartTarget(
             endpoint: endpoint.url, region: configuration.region, bucket: configuration.bucket,

@@ -8,7 +8,7 @@ package import BmobWire
 /// slow client slows the fetching down (the body writer waits for it). Every piece asks for S3's entity tag
 /// of the `HeadObject` (`If-Match`): a key is written once, but should the object change all the same, the
 /// download breaks off rather than mix two objects.
-package struct S3ObjectSource: FileDownloadSource {
+package struct S3ObjectSource: HTTPByteSource {
     /// The object's key.
     package let key: FileKey
     /// The object's size and entity tag.
@@ -29,7 +29,7 @@ package struct S3ObjectSource: FileDownloadSource {
     package var size: Int { head.size }
 
     /// The bytes `first..<first + count`, fetched a piece ahead of the client.
-    package func bodyStream(first: Int, count: Int) -> HTTPResponseBodyStream {
+    package func bodyStream(from first: Int, count: Int) -> HTTPResponseBodyStream {
         HTTPResponseBodyStream(length: count) { [self] writer in
             let end = first + count
             guard first < end else { return }

@@ -50,9 +50,7 @@ extension FileService {
         } catch let error as BmobAPIError {
             throw error
         } catch {
-            var failure = BmobAPIError(.fileUploadError, "the storage cannot issue upload credentials", status: .serviceUnavailable)
-            failure.cause = String(describing: error)
-            throw failure
+            throw BmobAPIError.storageUnavailable(.fileUploadError, "the storage cannot issue upload credentials", cause: error)
         }
         answer["upload"] = [
             "endpoint": .string(target.endpoint), "region": .string(target.region), "bucket": .string(target.bucket),
@@ -82,9 +80,7 @@ extension FileService {
         do {
             stored = try await storage.size(of: grant.key)
         } catch {
-            var failure = BmobAPIError(.fileUploadError, "the storage cannot be reached", status: .serviceUnavailable)
-            failure.cause = String(describing: error)
-            throw failure
+            throw BmobAPIError.storageUnavailable(.fileUploadError, "the storage cannot be reached", cause: error)
         }
         guard let stored, Int64(stored) == size else {
             throw BmobAPIError(.fileUploadError, "the upload is not complete: \(grant.key.rawValue) does not hold \(size) bytes")

@@ -55,9 +55,7 @@ package struct FileService: Sendable {
         do {
             try await storage.write(bytes, to: key)
         } catch {
-            var failure = BmobAPIError(.fileUploadError, "the file could not be stored", status: .serviceUnavailable)
-            failure.cause = String(describing: error)
-            throw failure
+            throw BmobAPIError.storageUnavailable(.fileUploadError, "the file could not be stored", cause: error)
         }
         do {
             return try await record(

@@ -372,14 +372,7 @@ final class PostgresConnection {
                 PQclear(result)
             }
         }
-        if synced {
-            while let result = PQgetResult(handle) {
-                let done = PQresultStatus(result) == PGRES_PIPELINE_SYNC
-                PQclear(result)
-                if done { break }
-            }
-        }
-        PQexitPipelineMode(handle)
+        Self.endPipeline(handle, synced: synced)
         if let failure {
             if let statementResult { PQclear(statementResult) }
             if failure.postgresState == .invalidStatementName { prepared[sql] = nil }
@@ -389,6 +382,19 @@ final class PostgresConnection {
         // The statement was not sent (its cache was full): the transaction began; run it the usual way.
         guard !isBroken else { throw connectionError(sql: sql) }
         return try execute(sql, arguments)
+    }
+
+    /// Reads up to the pipeline's sync point (when the sync was sent), after every statement's results were
+    /// read, and leaves pipeline mode: the connection is clean for its next statement.
+    private static func endPipeline(_ handle: OpaquePointer, synced: Bool) {
+        if synced {
+            while let result = PQgetResult(handle) {
+                let done = PQresultStatus(result) == PGRES_PIPELINE_SYNC
+                PQclear(result)
+                if done { break }
+            }
+        }
+        PQexitPipelineMode(handle)
     }
 
     /// Sends `sql` (transaction control without a result worth waiting for: a read's `ROLLBACK`) and returns at
@@ -499,14 +505,7 @@ final class PostgresConnection {
             }
             PQclear(result)
         }
-        if synced {
-            while let result = PQgetResult(handle) {
-                let done = PQresultStatus(result) == PGRES_PIPELINE_SYNC
-                PQclear(result)
-                if done { break }
-            }
-        }
-        PQexitPipelineMode(handle)
+        Self.endPipeline(handle, synced: synced)
         guard let failure else { return nil }
         knownJournalHead = nil
         if failure.code == .unavailable || isBroken { return failure }
