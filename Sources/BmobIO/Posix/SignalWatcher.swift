@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSystemShims
 
 /// Delivers process signals (SIGINT, SIGTERM) to a callback on a thread of its own.
 ///

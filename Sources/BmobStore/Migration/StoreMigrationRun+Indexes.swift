@@ -48,6 +48,12 @@ extension StoreMigrationRun {
                 IndexRows.createStatement(
                     dialect: PostgresConnection.dialect, name: name, table: classTable, paths: paths,
                     schema: catalog.fields(of: className), unique: isUnique != 0))
+            for statement in IndexRows.statisticsStatements(
+                dialect: PostgresConnection.dialect, name: name, table: classTable, paths: paths,
+                schema: catalog.fields(of: className))
+            {
+                try postgres.execute(statement)
+            }
         }
         try postgres.run(
             #"INSERT INTO "__index" (name, className, paths, isUnique) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO NOTHING"#,

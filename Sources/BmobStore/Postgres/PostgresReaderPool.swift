@@ -2,10 +2,15 @@ import BmobIO
 
 /// PostgreSQL reader threads, one connection each, opened lazily on its own thread and replaced when lost.
 ///
-/// A read runs as one `REPEATABLE READ READ ONLY` transaction, so every statement of it sees one snapshot: since
-/// writers draw journal `seq`s in commit order under the app's lock, a snapshot always holds a prefix of the
-/// journal. `statement_timeout` bounds each statement's work (from ``StoreWorkLimits/queryWork``), and a cancelled
-/// task sends PostgreSQL a cancel request for the running statement.
+/// Every statement of a read sees one snapshot: since writers draw journal `seq`s in commit order under the app's
+/// lock, a snapshot always holds a prefix of the journal. A read first runs without a transaction, which is one
+/// snapshot as long as it runs one statement (most reads: a query, an object by id), and saves PostgreSQL the
+/// `BEGIN` and `ROLLBACK` that cost it more than a short query; a read that asks for a second statement runs
+/// again, from its start, as one `REPEATABLE READ READ ONLY` transaction. Behind a transaction-mode pooler
+/// (``PostgresStore/Configuration/behindTransactionPooler``) every read is a transaction, whose `SET LOCAL`s
+/// carry the settings a session cannot keep there. `statement_timeout` bounds each statement's work (from
+/// ``StoreWorkLimits/queryWork``), and a cancelled task sends PostgreSQL a cancel request for the running
+/// statement.
 ///
 /// A read that meets a missing table (another node dropped a class after this node's catalog was published)
 /// reloads the catalog and runs once more: PostgreSQL aborts the transaction at the failed statement, so the
@@ -40,16 +45,35 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
         _ body: (SQLReadTransaction<PostgresConnection>) throws -> T
     ) throws -> T {
         do {
-            return try attempt(slot, ticket: ticket, body)
+            return try attempt(slot, ticket: ticket, autocommit: !configuration.behindTransactionPooler, body)
+        } catch let error as StoreError where error.code == .readNeedsSnapshot && !ticket.isCancelled {
+            return try attemptInTransaction(slot, ticket: ticket, body)
         } catch let error as StoreError where error.postgresState == .undefinedTable && !ticket.isCancelled {
             try refreshCatalog(slot)
-            return try attempt(slot, ticket: ticket, body)
+            return try attempt(slot, ticket: ticket, autocommit: false, body)
         }
     }
 
+    /// ``attempt(_:ticket:autocommit:_:)`` in a transaction, once more after a missing table.
+    private func attemptInTransaction<T>(
+        _ slot: Slot,
+        ticket: StoreReadTicket,
+        _ body: (SQLReadTransaction<PostgresConnection>) throws -> T
+    ) throws -> T {
+        do {
+            return try attempt(slot, ticket: ticket, autocommit: false, body)
+        } catch let error as StoreError where error.postgresState == .undefinedTable && !ticket.isCancelled {
+            try refreshCatalog(slot)
+            return try attempt(slot, ticket: ticket, autocommit: false, body)
+        }
+    }
+
+    /// Runs `body` once: without a transaction (`autocommit`, throwing ``StoreError/Code/readNeedsSnapshot`` when it
+    /// asked for a second statement, whatever it answered) or in one.
     private func attempt<T>(
         _ slot: Slot,
         ticket: StoreReadTicket,
+        autocommit: Bool,
         _ body: (SQLReadTransaction<PostgresConnection>) throws -> T
     ) throws -> T {
         let connection = try connection(in: slot)
@@ -60,16 +84,31 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
         }
         defer { ticket.finish() }
         do {
-            // The transaction begins with the read's first statement, in the same round trip.
-            connection.beginWithFirstStatement(beginStatements(connection))
+            if autocommit {
+                connection.beginAutocommitRead()
+            } else {
+                // The transaction begins with the read's first statement, in the same round trip.
+                connection.beginWithFirstStatement(beginStatements(connection))
+            }
             let transaction = SQLReadTransaction(connection: connection, catalog: registry.committed, ticket: ticket)
             defer { transaction.invalidate() }
-            let value = try body(transaction)
-            // A read-only transaction has nothing to lose: ROLLBACK ends it as well as COMMIT would, and the read
-            // need not wait for it (the connection reads its answer before its next statement).
-            if !connection.endDeferredBegin() { try connection.sendWithoutWaiting("ROLLBACK") }
+            let value: T
+            do {
+                value = try body(transaction)
+            } catch {
+                if autocommit, connection.endAutocommitRead() { throw Self.needsSnapshot }
+                throw error
+            }
+            if autocommit {
+                if connection.endAutocommitRead() { throw Self.needsSnapshot }
+            } else if !connection.endDeferredBegin() {
+                // A read-only transaction has nothing to lose: ROLLBACK ends it as well as COMMIT would, and the
+                // read need not wait for it (the connection reads its answer before its next statement).
+                try connection.sendWithoutWaiting("ROLLBACK")
+            }
             return value
         } catch {
+            _ = connection.endAutocommitRead()
             _ = connection.endDeferredBegin()
             if connection.isBroken {
                 discard(slot)
@@ -102,11 +141,16 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
         beginStatements(connection).joined(separator: "; ")
     }
 
-    /// A read's transaction: one snapshot, read only, in the app's schema, held to the statement timeout (set
-    /// per transaction, so that a transaction-mode pooler keeps them).
+    private static let needsSnapshot = StoreError(.readNeedsSnapshot, "the read runs again in a transaction")
+
+    /// A read's transaction: one snapshot, read only. Behind a transaction-mode pooler it also sets the app's
+    /// schema and the statement timeout, per transaction (the pooler keeps no session settings); otherwise the
+    /// session has them (``connection(in:)``).
     private func beginStatements(_ connection: PostgresConnection) -> [String] {
-        [
-            "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "SET LOCAL search_path TO \(connection.schema ?? "public")",
+        let begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        guard configuration.behindTransactionPooler else { return [begin] }
+        return [
+            begin, "SET LOCAL search_path TO \(connection.schema ?? "public")",
             "SET LOCAL statement_timeout = \(configuration.statementTimeoutMilliseconds)",
         ]
     }
@@ -122,6 +166,9 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
         discard(slot)
         let connection = try PostgresConnection(url: configuration.url, applicationName: "bmob-reader")
         try connection.use(schema: configuration.schema)
+        if !configuration.behindTransactionPooler {
+            try connection.execute("SET statement_timeout = \(configuration.statementTimeoutMilliseconds)")
+        }
         slot.connection = connection
         slot.cancel = connection.makeCancelHandle()
         return connection

@@ -46,6 +46,14 @@ extension PostgresStore {
             self.listenURL = listenURL
         }
 
+        /// Whether ``url`` reaches PostgreSQL through a transaction-mode pooler, which hands each transaction any
+        /// server connection and keeps no session settings: said by a ``listenURL`` other than ``url`` (the
+        /// listener needs a session, so it goes straight to PostgreSQL when the store does not). Readers then run
+        /// every read as a transaction that sets what they need.
+        var behindTransactionPooler: Bool {
+            listenURL.map { $0 != url } ?? false
+        }
+
         /// A reader statement's timeout: ``StoreWorkLimits/queryWork`` at 200,000 steps a millisecond (the
         /// default billion is 5 seconds), at least 1 ms and at most 10 minutes.
         var statementTimeoutMilliseconds: Int {

@@ -81,6 +81,15 @@ package protocol SQLDialect: Sendable {
     /// read the index instead of sorting.
     func indexTerm(_ expression: String) -> String
 
+    /// Statements run after an index is created, so that the planner knows what the index's JSON value
+    /// expressions (`valueExpressions`, ``field(_:member:)`` without a member) hold; `name` and `table` are quoted: a range query also tests the
+    /// value's type, and without statistics on that test the planner's guess can turn an index scan into a poor
+    /// plan. Empty when the engine needs none.
+    func indexStatistics(name: String, table: String, valueExpressions: [String]) -> [String]
+
+    /// Statements that drop what ``indexStatistics(name:table:valueExpressions:)`` made for the index `name`.
+    func dropIndexStatistics(name: String) -> [String]
+
     /// One side of a `$select` or `$dontSelect` comparison (`outer IN (SELECT inner …)`), of `kind`, in a type the
     /// other side, of `otherKind`, compares with. SQLite compares both as they are; PostgreSQL reads both as
     /// `jsonb` when their kinds differ, so that both engines match a Date's `iso` with an equal string, and

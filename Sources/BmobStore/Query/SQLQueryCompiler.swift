@@ -37,7 +37,7 @@ package struct SQLQueryCompiler<Dialect: SQLDialect>: Sendable {
         self.classes = classes
     }
 
-    /// `SELECT objectId, createdAt, updatedAt, acl, data FROM "<Class>" WHERE … ORDER BY … LIMIT ? OFFSET ?`.
+    /// `SELECT objectId, createdAt, updatedAt, acl, data FROM "<Class>" WHERE … ORDER BY … LIMIT <n> OFFSET ?`.
     ///
     /// - Returns: `nil` when the class does not exist (the query finds nothing).
     /// - Throws: ``StoreError``: ``StoreError/Code/invalidClassName``, ``StoreError/Code/invalidFieldName``,
@@ -136,8 +136,13 @@ package struct SQLQueryCompiler<Dialect: SQLDialect>: Sendable {
         statement.append(condition)
     }
 
+    /// ` LIMIT <n>`, then ` OFFSET ?` when skipping. The limit is written into the text (an integer, a few distinct
+    /// values) and a zero offset left out: PostgreSQL prices a `LIMIT` or `OFFSET` parameter as a tenth of the rows,
+    /// so a prepared query with either never gets its generic plan and is planned anew on every execution.
     static func append(limit: Int, skip: Int, to statement: inout SQLFragment) {
-        statement.append(" LIMIT ? OFFSET ?")
-        statement.arguments += [.integer(Int64(max(0, limit))), .integer(Int64(max(0, skip)))]
+        statement.append(" LIMIT \(max(0, limit))")
+        guard skip > 0 else { return }
+        statement.append(" OFFSET ?")
+        statement.arguments.append(.integer(Int64(skip)))
     }
 }

@@ -99,6 +99,16 @@ package struct SQLiteDialect: SQLDialect {
         descending ? "\(expression) DESC" : expression
     }
 
+    /// None: SQLite's planner prefers an index for a range over an indexed expression without statistics.
+    package func indexStatistics(name: String, table: String, valueExpressions: [String]) -> [String] {
+        []
+    }
+
+    /// None: there are no statistics to drop.
+    package func dropIndexStatistics(name: String) -> [String] {
+        []
+    }
+
     /// The expression itself: SQLite's indexes put NULL first already.
     package func indexTerm(_ expression: String) -> String {
         expression

@@ -13,7 +13,7 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
         private enum Base: String, Hashable, Sendable {
             case notFound, objectIdTaken, duplicate, typeMismatch, invalidClassName, invalidFieldName, invalidQuery,
                 tooLarge, unsupportedValue, busy, unavailable, closed, corrupt, incompatible, io, full, readOnly,
-                deferredWriteFailed, `internal`
+                deferredWriteFailed, readNeedsSnapshot, `internal`
         }
 
         private let base: Base
@@ -67,6 +67,9 @@ package struct StoreError: Error, Sendable, CustomStringConvertible, CustomDebug
         /// the writer runs its group again, each job in a savepoint, where the failure surfaces as itself. Never
         /// leaves the store.
         package static let deferredWriteFailed = Code(.deferredWriteFailed)
+        /// A PostgreSQL read that began without a transaction, for one statement, asked for a second; the reader
+        /// runs it again in a transaction. Never leaves the store.
+        package static let readNeedsSnapshot = Code(.readNeedsSnapshot)
         /// A fault inside the store or the database engine; carries a source location.
         package static let `internal` = Code(.internal)
     }

@@ -103,6 +103,47 @@ struct PostgresConnectionTests {
         }
     }
 
+    @Test("a read without a transaction runs one statement alone; a second is refused, and every one after it")
+    func autocommitRead() throws {
+        try withSchema { connection in
+            connection.beginAutocommitRead()
+            let isolation = try connection.firstRow("SELECT current_setting(?)", [.text("transaction_isolation")]) {
+                $0.text(0)
+            }
+            #expect(isolation == "read committed")  // the session's default: no REPEATABLE READ transaction began
+            #expect(!connection.isInTransaction)
+            for statement in ["SELECT 2", "SELECT 3"] {
+                do {
+                    try connection.execute(statement)
+                    Issue.record("a second statement ran")
+                } catch let error as StoreError {
+                    #expect(error.code == .readNeedsSnapshot)
+                }
+            }
+            #expect(connection.endAutocommitRead())
+            // Afterwards statements run as usual, and a read that ran one statement ends without asking again.
+            try connection.execute("SELECT 4")
+            connection.beginAutocommitRead()
+            let one = try connection.firstRow("SELECT ?::bigint", [.integer(1)]) { $0.int64(0) }
+            #expect(one == 1)
+            #expect(!connection.endAutocommitRead())
+            try connection.execute("SELECT 5")
+        }
+    }
+
+    @Test("emptying a full statement cache does not count as a read's statement")
+    func autocommitReadWithAFullCache() throws {
+        try withSchema { connection in
+            for index in 0..<PostgresConnection.statementLimit {
+                _ = try connection.firstRow("SELECT ?::bigint + \(index)", [.integer(1)]) { $0.int64(0) }
+            }
+            connection.beginAutocommitRead()
+            let value = try connection.firstRow("SELECT ?::bigint * 7", [.integer(6)]) { $0.int64(0) }
+            #expect(value == 42)
+            #expect(!connection.endAutocommitRead())
+        }
+    }
+
     @Test("a real survives the trip exactly, extremes included")
     func realsAreExact() throws {
         try withSchema { connection in

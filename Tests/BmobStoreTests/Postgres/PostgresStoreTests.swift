@@ -1,4 +1,4 @@
-import BmobStore
+@testable import BmobStore
 import BmobTesting
 import BmobWire
 import Foundation
@@ -102,6 +102,111 @@ struct PostgresStoreTests {
         #expect(seen == seen.sorted())
         await nodeA.close()
         await nodeB.close()
+    }
+
+    @Test("a read of one statement runs once, without a transaction; a read of two runs again in one snapshot")
+    func readsWithoutATransaction() async throws {
+        let app = appId()
+        defer { TestPostgres.dropSchema(of: app) }
+        let store = try await PostgresStore.open(try configuration(app))
+        try await store.write(caller: nil) { transaction in
+            try transaction.insert(StoredObject(className: "Item", objectId: "a", createdAt: 1, updatedAt: 1, fields: ["n": 1]))
+        }
+        let runs = Atomic<Int>(0)
+        let one = try await store.read { transaction in
+            runs.add(1, ordering: .relaxed)
+            return try transaction.fetch(className: "Item", objectId: "a")?.fields["n"]
+        }
+        #expect(one == 1)
+        #expect(runs.load(ordering: .relaxed) == 1)
+
+        runs.store(0, ordering: .relaxed)
+        let both = try await store.read { transaction in
+            runs.add(1, ordering: .relaxed)
+            return (try transaction.count(className: "Item"), try transaction.fetch(className: "Item", objectId: "a") != nil)
+        }
+        #expect(both == (1, true))
+        #expect(runs.load(ordering: .relaxed) == 2)
+
+        // A read that swallows the refusal of its second statement still runs again: its first answer may rest on it.
+        runs.store(0, ordering: .relaxed)
+        let answered = try await store.read { transaction in
+            runs.add(1, ordering: .relaxed)
+            _ = try transaction.count(className: "Item")
+            return (try? transaction.fetch(className: "Item", objectId: "a")) != nil
+        }
+        #expect(answered)
+        #expect(runs.load(ordering: .relaxed) == 2)
+        await store.close()
+    }
+
+    @Test("behind a transaction-mode pooler (a listener URL of its own) every read is one transaction from its start")
+    func readsBehindAPooler() async throws {
+        let app = appId()
+        defer { TestPostgres.dropSchema(of: app) }
+        var settings = try configuration(app)
+        settings.listenURL = settings.url + (settings.url.contains("?") ? "&" : "?") + "application_name=bmob-listener"
+        #expect(settings.behindTransactionPooler)
+        let store = try await PostgresStore.open(settings)
+        try await store.write(caller: nil) { transaction in
+            try transaction.insert(StoredObject(className: "Item", objectId: "a", createdAt: 1, updatedAt: 1, fields: [:]))
+        }
+        let runs = Atomic<Int>(0)
+        let both = try await store.read { transaction in
+            runs.add(1, ordering: .relaxed)
+            return (try transaction.count(className: "Item"), try transaction.fetch(className: "Item", objectId: "a") != nil)
+        }
+        #expect(both == (1, true))
+        #expect(runs.load(ordering: .relaxed) == 1)
+        await store.close()
+    }
+
+    @Test("an index on a JSON value comes with statistics on the value's type, so a range query is estimated right")
+    func indexStatistics() async throws {
+        let app = appId()
+        defer { TestPostgres.dropSchema(of: app) }
+        let store = try await PostgresStore.open(try configuration(app))
+        try await store.write(caller: nil) { transaction in
+            try transaction.recordFields(className: "Score", fields: ["score": FieldSchema(type: .number)])
+            for index in 0..<400 {
+                try transaction.insert(
+                    StoredObject(
+                        className: "Score", objectId: "s\(index)", createdAt: 1, updatedAt: 1,
+                        fields: ["score": .int(Int64(index))]))
+            }
+        }
+        try await store.write(caller: nil) { try $0.createIndex(className: "Score", paths: ["score"], unique: false) }
+        let name = IndexRows.name(className: "Score", paths: [try SQLFieldPath("score")]).name
+        #expect(try Self.statisticsCount(app: app, name: name) == 1)
+        // Without them PostgreSQL guesses that 0.5% of the rows hold a number (2 of 400).
+        let plan = try Self.onConnection(app: app) { connection in
+            try connection.firstRow(
+                #"EXPLAIN (FORMAT JSON) SELECT 1 FROM "Score" WHERE jsonb_typeof((data -> 'score')) = 'number'"#, []
+            ) { $0.text(0) }
+        }
+        let text = try #require(plan ?? nil)
+        let estimate = try #require(try JSONParser.parse(text).arrayValue?.first?["Plan"]?["Plan Rows"]?.doubleValue)
+        #expect(estimate > 300)
+
+        try await store.write(caller: nil) { try $0.dropIndex(className: "Score", paths: ["score"]) }
+        #expect(try Self.statisticsCount(app: app, name: name) == 0)
+        await store.close()
+    }
+
+    /// How many statistics objects are called `name` in the app's schema.
+    private static func statisticsCount(app: String, name: String) throws -> Int64? {
+        try onConnection(app: app) { connection in
+            try connection.firstRow("SELECT count(*) FROM pg_statistic_ext WHERE stxname = ?", [.text(name)]) { $0.int64(0) }
+        }
+    }
+
+    /// Runs `body` on a connection of its own in the app's schema, opened and closed on this thread (a connection
+    /// belongs to the thread that opened it, so none lives across an `await`).
+    private static func onConnection<T>(app: String, _ body: (PostgresConnection) throws -> T) throws -> T {
+        let connection = try PostgresConnection(url: try TestPostgres.url())
+        defer { connection.close() }
+        try connection.execute("SET search_path TO \(PostgresSchemaName(applicationId: app).quoted)")
+        return try body(connection)
     }
 
     /// Polls `condition` for up to 10 seconds.

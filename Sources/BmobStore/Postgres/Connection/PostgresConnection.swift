@@ -25,6 +25,8 @@ final class PostgresConnection {
     /// Statements that begin a transaction, to be sent with the transaction's first statement
     /// (``beginWithFirstStatement(_:)``).
     private var deferredBegin: [String]?
+    /// A read without a transaction (``beginAutocommitRead()``), and how far it went.
+    private var autocommitRead: AutocommitRead?
     /// Writes sent in pipeline mode whose results were not read yet (``sendDeferred(_:_:)``), in order.
     private var deferred: [PostgresDeferredWrite] = []
     /// The first failure among deferred writes whose results were read by a call that cannot throw; the next
@@ -127,6 +129,7 @@ final class PostgresConnection {
     /// Runs SQL text without parameters through the simple query protocol: several statements separated by `;`
     /// run in one round trip (`BEGIN; SET LOCAL …`), DDL, transaction control. Uncached.
     func execute(_ sql: String) throws(StoreError) {
+        try admitStatement()
         changeMark &+= 1
         let handle = try beganHandle(before: sql)
         guard let result = PQexec(handle, sql) else { throw connectionError(sql: sql) }
@@ -167,6 +170,7 @@ final class PostgresConnection {
     /// Runs SQL text without parameters through the simple query protocol, like ``execute(_:)``, and maps the
     /// first row of the last statement's result (`BEGIN; …; SELECT max(seq) …` in one round trip).
     func executeReturning<T>(_ sql: String, _ map: (PostgresRow) -> T) throws(StoreError) -> T? {
+        try admitStatement()
         changeMark &+= 1
         let handle = try beganHandle(before: sql)
         guard let result = PQexec(handle, sql) else { throw connectionError(sql: sql) }
@@ -217,6 +221,7 @@ final class PostgresConnection {
     }
 
     private func execute(_ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> OpaquePointer {
+        try admitStatement()
         let handle = readyHandle()
         try takeDeferredFailure(before: sql)
         if let begin = deferredBegin {
@@ -246,7 +251,9 @@ final class PostgresConnection {
     private func statementName(for sql: String, handle: OpaquePointer) throws(StoreError) -> String {
         if let name = prepared[sql] { return name }
         if prepared.count >= Self.statementLimit {
-            try execute("DEALLOCATE ALL")
+            guard let result = PQexec(handle, "DEALLOCATE ALL") else { throw connectionError(sql: "DEALLOCATE ALL") }
+            defer { PQclear(result) }
+            try check(result, sql: "DEALLOCATE ALL")
             prepared = [:]
         }
         let name = freshStatementName()
@@ -306,6 +313,35 @@ final class PostgresConnection {
     /// before any other call. A read that runs no statement sends nothing: ``endDeferredBegin()`` says so.
     func beginWithFirstStatement(_ statements: [String]) {
         deferredBegin = statements
+    }
+
+    /// Starts a read that runs without a transaction: its first statement runs alone, in a snapshot of its own,
+    /// as it would as the only statement of a `REPEATABLE READ` transaction, without the transaction's `BEGIN`
+    /// and `ROLLBACK` (most of PostgreSQL's work for a short query). A second statement would see another snapshot,
+    /// so it is refused (``StoreError/Code/readNeedsSnapshot``), as is every statement after it, and
+    /// ``endAutocommitRead()`` says the read must run again in a transaction.
+    func beginAutocommitRead() {
+        autocommitRead = .waiting
+    }
+
+    /// Ends a ``beginAutocommitRead()``; `true` when a statement was refused, whatever the read did with that
+    /// error: its answer may rest on it, so the read runs again in a transaction.
+    func endAutocommitRead() -> Bool {
+        defer { autocommitRead = nil }
+        return autocommitRead == .refused
+    }
+
+    /// Counts a statement of a read without a transaction: the first passes, any other is refused.
+    private func admitStatement() throws(StoreError) {
+        switch autocommitRead {
+        case nil:
+            return
+        case .waiting?:
+            autocommitRead = .ran
+        case .ran?, .refused?:
+            autocommitRead = .refused
+            throw StoreError(.readNeedsSnapshot, "a read without a transaction asked for a second statement")
+        }
     }
 
     /// Forgets a ``beginWithFirstStatement(_:)`` that nothing sent; `true` when there was one (no transaction

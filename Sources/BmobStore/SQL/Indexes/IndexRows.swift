@@ -42,6 +42,20 @@ enum IndexRows {
             "CREATE \(unique ? "UNIQUE " : "")INDEX \(name.quoted) ON \(table.quoted) (\(expressions.joined(separator: ", ")))"
     }
 
+    /// The statements that follow ``createStatement(dialect:name:table:paths:schema:unique:)``: statistics on the
+    /// paths whose index expression is the field's JSON value (``SQLDialect/indexStatistics(name:table:valueExpressions:)``).
+    static func statisticsStatements(
+        dialect: some SQLDialect,
+        name: SQLTableName,
+        table: SQLTableName,
+        paths: [SQLFieldPath],
+        schema: [String: FieldSchema]
+    ) -> [String] {
+        let values = paths.filter { dialect.comparableKind($0, schema: $0.schema(in: schema)) == .value }
+            .map { dialect.comparable($0, schema: $0.schema(in: schema)) }
+        return dialect.indexStatistics(name: name.quoted, table: table.quoted, valueExpressions: values)
+    }
+
     /// Whether the index is recorded, and whether it is unique.
     static func isUnique(_ connection: some SQLStoreConnection, name: SQLTableName) throws -> Bool? {
         try connection.firstRow("SELECT isUnique FROM \(table) WHERE name = ?", [.text(name.name)]) { $0.int64(0) != 0 }

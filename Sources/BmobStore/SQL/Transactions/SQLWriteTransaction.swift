@@ -245,7 +245,7 @@ final class SQLWriteTransaction<Connection: SQLStoreConnection>: StoreWriteTrans
         if existing == unique { return }
         let before = existed ? try classSchema(className) : nil
         if existing != nil {
-            try connection.execute("DROP INDEX \(name.quoted)")
+            try dropIndexObjects(name)
             try IndexRows.delete(connection, name: name)
         }
         try createClassIfNeeded(table, journaled: false)
@@ -258,6 +258,11 @@ final class SQLWriteTransaction<Connection: SQLStoreConnection>: StoreWriteTrans
             throw StoreError(
                 .duplicate, "unique index cannot has duplicate value: existing objects share a value",
                 underlying: error)
+        }
+        for statement in IndexRows.statisticsStatements(
+            dialect: Connection.dialect, name: name, table: table, paths: fieldPaths, schema: catalog.fields(of: className))
+        {
+            try connection.execute(statement)
         }
         try IndexRows.insert(connection, name: name, className: className, paths: fieldPaths, unique: unique)
         try journalSchema(className, before: before)
@@ -272,9 +277,17 @@ final class SQLWriteTransaction<Connection: SQLStoreConnection>: StoreWriteTrans
             throw StoreError(.notFound, "index not found")
         }
         let before = try classSchema(className)
-        try connection.execute("DROP INDEX \(name.quoted)")
+        try dropIndexObjects(name)
         try IndexRows.delete(connection, name: name)
         try journalSchema(className, before: before)
+    }
+
+    /// Drops the index `name` and the statistics made with it.
+    private func dropIndexObjects(_ name: SQLTableName) throws {
+        try connection.execute("DROP INDEX \(name.quoted)")
+        for statement in Connection.dialect.dropIndexStatistics(name: name.quoted) {
+            try connection.execute(statement)
+        }
     }
 
     func addRelation(className: String, objectId: String, key: String, targets: [PointerValue]) throws {
