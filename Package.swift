@@ -76,6 +76,13 @@ var targets: [Target] = [
         path: "Tests/Support/CrashWriter"
     ),
 
+    // Test support: an app that the SDK's resume test kills mid-upload.
+    .executableTarget(
+        name: "bmob-upload-client",
+        dependencies: ["BmobCore", "BmobFile"],
+        path: "Tests/Support/UploadClient"
+    ),
+
     // Benchmarks: the raw SQLite reference and the realtime fan-out client that `make bench` runs beside the server.
     .executableTarget(name: "bmob-bench", dependencies: ["CSQLite", "BmobIO", "BmobWire", "BmobCrypto"], path: "Benchmarks/Sources/bmob-bench"),
 
@@ -83,7 +90,7 @@ var targets: [Target] = [
     .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto", "BmobServerCodecs"]),
     .testTarget(name: "BmobCoreTests", dependencies: ["BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
     .testTarget(name: "BmobRealtimeTests", dependencies: ["BmobRealtime", "BmobCore", "BmobWire", "BmobCrypto", "BmobTesting", "BmobIO"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobTesting", "BmobWire", "BmobStore", "BmobServer"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobTesting", "BmobWire", "BmobStore", "BmobServer", "BmobIO", "bmob-upload-client"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire", "BmobServerCodecs"]),
     // Fixtures/ holds data files that the tests read from the source tree (the $regex differential corpus).

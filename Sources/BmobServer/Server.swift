@@ -100,6 +100,7 @@ package final class Server: Sendable {
         // Read before anything is started that would have to be stopped if it failed.
         let handshakeKey = try registry.sharedSecret("socket.io handshake ids")
         let uploadKey = try registry.sharedSecret("file upload credentials")
+        let downloadKey = try registry.sharedSecret("file download signatures")
         // A bucket when the `s3…` settings name one, else the data folder (whose multipart endpoint stays mounted).
         let bucketFiles: (any FileStorage)? = try configuration.files.s3.map {
             try S3FileStorage(configuration: $0, clock: clock)
@@ -136,8 +137,8 @@ package final class Server: Sendable {
             storage: localFiles, pool: pool, expirySeconds: configuration.files.uploadExpirySeconds)
         let files = FileService(
             storage: bucketFiles ?? localFiles,
-            settings: configuration.files, credentials: UploadCredentialIssuer(secret: uploadKey), clock: clock,
-            callers: callers, server: context)
+            settings: configuration.files, credentials: UploadCredentialIssuer(secret: uploadKey),
+            downloads: DownloadSigner(secret: downloadKey), clock: clock, callers: callers, server: context)
         let runner = OperationRunner(
             objects: ObjectService(clock: clock, callers: callers), queries: QueryService(callers: callers),
             users: users, roles: RoleService(clock: clock, users: users), schemas: SchemaService(),
@@ -156,7 +157,7 @@ package final class Server: Sendable {
         VerificationRoutes.register(in: &router, runner: runner, email: email)
         NativeRoutes.register(in: &router, runner: runner)
         FileRoutes.register(in: &router, runner: runner)
-        FileDownloadRoutes.register(in: &router, storage: files.storage)
+        FileDownloadRoutes.register(in: &router, files: files)
         S3MultipartRoutes.register(in: &router, uploads: uploads, files: files)
         let feeds = RealtimeFeeds(logger: logger)
         let socketIO = SocketIOGateway(

@@ -264,6 +264,16 @@ package struct ServerConfiguration: Sendable, Equatable {
         Setting(key: "uploadExpirySeconds", environment: "BMOB_UPLOAD_EXPIRY_SECONDS", flag: "--upload-expiry-seconds", help: "how long an unfinished upload is kept (default 86400)") { config, value throws(ConfigurationError) in
             config.files.uploadExpirySeconds = try integer(value, key: "uploadExpirySeconds", range: 60...(86_400 * 365))
         },
+        Setting(key: "fileDownloads", environment: "BMOB_FILE_DOWNLOADS", flag: "--file-downloads", help: "public (default): a file's URL serves it; signed: only URLs signed by POST /2/signedFileURLs do") { config, value throws(ConfigurationError) in
+            switch value.trimmingSpaces() {
+            case "public": config.files.signedDownloads = false
+            case "signed": config.files.signedDownloads = true
+            default: throw ConfigurationError("fileDownloads: expected public or signed, got '\(value)'")
+            }
+        },
+        Setting(key: "signedURLSeconds", environment: "BMOB_SIGNED_URL_SECONDS", flag: "--signed-url-seconds", help: "lifetime of a signed file URL whose request names none (default 3600)") { config, value throws(ConfigurationError) in
+            config.files.signedURLSeconds = try integer(value, key: "signedURLSeconds", range: 1...(7 * 86_400))
+        },
         Setting(key: "s3Endpoint", environment: "BMOB_S3_ENDPOINT", flag: "--s3-endpoint", help: "keep files in an S3-compatible bucket at this URL, such as https://s3.eu-west-1.amazonaws.com (default: the data folder)") { config, value throws(ConfigurationError) in
             config.files.s3Settings.endpoint = try s3URL(value, key: "s3Endpoint")
         },

@@ -147,6 +147,8 @@ package struct OperationRunner: Sendable {
         case .deleteFiles(let references):
             try await files.deleteBatch(references, context: context)
             return .done
+        case .signFileURLs(let references, let expiresIn):
+            return .document(try await files.signedURLs(references, expiresIn: expiresIn, context: context))
         case .planUpload(let filename, let size, let resume):
             return .document(try await files.planUpload(filename: filename, size: size, resume: resume, context: context))
         case .registerUpload(let filename, let size, let uploadToken):

@@ -37,7 +37,7 @@ extension EndToEnd {
             return (server, client)
         }
 
-        private static func multipartServer() async throws -> (TestServer, BmobClient) {
+        static func multipartServer() async throws -> (TestServer, BmobClient) {
             try await multipart.value
         }
 
@@ -72,10 +72,11 @@ extension EndToEnd {
             return url
         }
 
-        /// The resume records on disk.
+        /// The resume records on disk (not the temporaries of their writes).
         static func resumeRecords() -> [URL] {
             let folder = BmobLocalStorage.root.appendingPathComponent(ResumeStore.folderName, isDirectory: true)
-            return (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
+            let files = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
+            return files.filter { $0.pathExtension == "json" }
         }
 
         /// The bytes and status of a GET of `url`.
@@ -469,6 +470,26 @@ extension EndToEnd {
                     == "2024/04/12/0123456789abcdef0123456789abcdef.png")
             #expect(FileLocation.key(ofURL: "http://bmob-cdn-1.b0.upaiyun.com/2019/01/09/x.png") == "2019/01/09/x.png")
             #expect(FileLocation.key(ofURL: "http://h") == nil)
+        }
+
+        @Test("A resume record's temporary that a killed app left behind is removed once stale, and only then")
+        func staleTemporaries() throws {
+            let folder = FileManager.default.temporaryDirectory
+                .appendingPathComponent("bmob-resume-sweep-\(UUID().uuidString)", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let stale = folder.appendingPathComponent("a.json" + ResumeStore.temporaryMarker + "1")
+            let fresh = folder.appendingPathComponent("b.json" + ResumeStore.temporaryMarker + "2")
+            let record = folder.appendingPathComponent("c.json")
+            for url in [stale, fresh, record] { try Data("{}".utf8).write(to: url) }
+            let old = Date().addingTimeInterval(-3600)
+            for url in [stale, record] {
+                try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: url.path)
+            }
+            ResumeStore.removeStaleTemporaries(in: folder, olderThan: ResumeStore.staleTemporarySeconds)
+            #expect(!FileManager.default.fileExists(atPath: stale.path))
+            #expect(FileManager.default.fileExists(atPath: fresh.path))
+            #expect(FileManager.default.fileExists(atPath: record.path))
         }
 
         @Test("S3 error bodies")

@@ -1,8 +1,9 @@
 import BmobHTTP
 import BmobWire
 
-/// REST files: `POST /2/files/<name>` (the raw bytes as the body), `DELETE /2/files/<cdn>/<key>` and
-/// `POST /2/cdnBatchDelete` (`{"<cdn>": [key or URL, …]}`). The cdn names in paths and bodies are Bmob's
+/// REST files: `POST /2/files/<name>` (the raw bytes as the body), `DELETE /2/files/<cdn>/<key>`,
+/// `POST /2/cdnBatchDelete` (`{"<cdn>": [key or URL, …]}`) and `POST /2/signedFileURLs` (`{"urls": [key or URL, …],
+/// "expiresIn": seconds}` → `{"urls": [signed URL, …], "expiresAt": seconds}`, ``FileService/signedURLs(_:expiresIn:context:)``). The cdn names in paths and bodies are Bmob's
 /// clients' (`upyun`, …) and are not checked: the key alone names a file.
 package enum FileRoutes {
     /// Adds the routes.
@@ -33,6 +34,9 @@ package enum FileRoutes {
         router.operation(.delete, "/2/files/:name/**", runner: runner) { request, _ in
             .deleteFile(reference: request.parameter("**"))
         }
+        router.operation(.post, "/2/signedFileURLs", runner: runner) { request, _ in
+            try signRequest(try request.jsonObjectBody())
+        }
         router.operation(.post, "/2/cdnBatchDelete", runner: runner) { request, _ in
             do {
                 return .deleteFiles(references: try FileBatchReferences.decode(try request.jsonObjectBody()))
@@ -40,6 +44,23 @@ package enum FileRoutes {
                 throw BmobAPIError(request: error)
             }
         }
+    }
+
+    /// `{"urls": [key, URL path or URL, …], "expiresIn": seconds}` (`expiresIn` optional).
+    private static func signRequest(_ body: [String: JSONValue]) throws(BmobAPIError) -> Operation {
+        guard case .array(let items)? = body["urls"] else {
+            throw BmobAPIError(.invalidJSON, "expected {\"urls\": [file URLs], \"expiresIn\": seconds}")
+        }
+        let references = items.compactMap(\.stringValue)
+        guard references.count == items.count else { throw BmobAPIError(.invalidJSON, "\"urls\" holds strings only") }
+        var expiresIn: Int?
+        if let value = body["expiresIn"] {
+            guard let seconds = value.int64Value, let exact = Int(exactly: seconds) else {
+                throw BmobAPIError(.invalidJSON, "\"expiresIn\" is a whole number of seconds")
+            }
+            expiresIn = exact
+        }
+        return .signFileURLs(references: references, expiresIn: expiresIn)
     }
 
     private static func name(_ segment: String) throws(BmobAPIError) -> FileName {

@@ -18,18 +18,21 @@ package struct FileService: Sendable {
     package let settings: FileSettings
     /// Issues and checks multipart uploads' credentials.
     package let credentials: UploadCredentialIssuer
+    /// Signs download URLs and checks them.
+    package let downloads: DownloadSigner
     let clock: ServerClock
     let callers: CallerResolver
     let server: ServerContext
     private let ids: ObjectIdGenerator
 
     package init(
-        storage: any FileStorage, settings: FileSettings, credentials: UploadCredentialIssuer, clock: ServerClock,
-        callers: CallerResolver, server: ServerContext, ids: ObjectIdGenerator = .ascending
+        storage: any FileStorage, settings: FileSettings, credentials: UploadCredentialIssuer, downloads: DownloadSigner,
+        clock: ServerClock, callers: CallerResolver, server: ServerContext, ids: ObjectIdGenerator = .ascending
     ) {
         self.storage = storage
         self.settings = settings
         self.credentials = credentials
+        self.downloads = downloads
         self.clock = clock
         self.callers = callers
         self.server = server
@@ -153,6 +156,55 @@ package struct FileService: Sendable {
 
     /// The most files one batch delete names.
     package static let maximumBatch = 100
+
+    /// Signed URLs of the files `references` name (keys, URL paths or URLs), valid for `expiresIn` seconds
+    /// (``FileSettings/signedURLSeconds`` when `nil`): `{"urls": [...], "expiresAt": <Unix seconds>}`, in the
+    /// order of `references`.
+    ///
+    /// Signing a file is reading it, so it is authorized as a read of the file's `_File` record by the caller:
+    /// the owner's session or the master key (a file uploaded without a session: the master key only). A file
+    /// the caller may not read answers as one that does not exist, so a caller learns nothing of others' files.
+    ///
+    /// - Throws: ``BmobAPIError`` 107 for no files, more than ``maximumBatch`` or a lifetime out of range, 101 for
+    ///   a file that does not exist in the app or that the caller may not read.
+    package func signedURLs(_ references: [String], expiresIn: Int?, context: AppContext) async throws -> JSONValue {
+        guard !references.isEmpty, references.count <= Self.maximumBatch else {
+            throw BmobAPIError(.invalidJSON, "name 1 to \(Self.maximumBatch) files in \"urls\"")
+        }
+        let seconds = expiresIn ?? settings.signedURLSeconds
+        guard (1...settings.maximumSignedURLSeconds).contains(seconds) else {
+            throw BmobAPIError(.invalidJSON, "\"expiresIn\" must be 1 to \(settings.maximumSignedURLSeconds) seconds")
+        }
+        var keys: [FileKey] = []
+        for reference in references {
+            guard let key = FileKey(urlOrPath: reference) else {
+                throw BmobAPIError(.objectNotFound, "no such file: \(Self.quoted(reference))")
+            }
+            keys.append(key)
+        }
+        let wanted = Set(keys.map(\.rawValue))
+        var query = FindQuery(
+            className: Self.className,
+            condition: .field(path: "key", constraints: [.containedIn(wanted.sorted().map { .string($0) })]),
+            limit: wanted.count)
+        query.readers = try await callers.caller(context).scope.readers
+        let recordQuery = query
+        let readable = try await ObjectService.mapStoreErrors {
+            try await context.store.read { transaction -> Set<String> in
+                do {
+                    return Set(try transaction.find(recordQuery).compactMap { $0.fields["key"]?.stringValue })
+                } catch let error as StoreError where error.code == .notFound {
+                    return []
+                }
+            }
+        }
+        if let missing = keys.first(where: { !readable.contains($0.rawValue) }) {
+            throw BmobAPIError(.objectNotFound, "no such file: \(missing.rawValue)")
+        }
+        let expiresAt = clock.nowMilliseconds() / 1000 + Int64(seconds)
+        let urls = keys.map { JSONValue.string(url(of: $0) + "?" + downloads.query(for: $0, expiresAt: expiresAt)) }
+        return ["urls": .array(urls), "expiresAt": .int(expiresAt)]
+    }
 
     /// A fresh key for a file uploaded now.
     package func newKey(fileExtension: String) -> FileKey {

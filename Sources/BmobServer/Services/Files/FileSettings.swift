@@ -17,6 +17,13 @@ package struct FileSettings: Sendable, Equatable {
     package var credentialSeconds = 900
     /// How long an unfinished multipart upload is kept.
     package var uploadExpirySeconds = 24 * 3600
+    /// Whether files are served only at signed URLs (``DownloadSigner``, made by `POST /2/signedFileURLs` for whoever
+    /// may read the file's record); by default a file's URL is public, as on Bmob's CDN.
+    package var signedDownloads = false
+    /// How long a signed URL is valid when its request names no lifetime.
+    package var signedURLSeconds = 3600
+    /// The longest lifetime a signed URL may be given.
+    package var maximumSignedURLSeconds = 7 * 24 * 3600
     /// The S3-compatible bucket files are kept in (settings `s3…`); `nil`: the local disk, under the data folder.
     package var s3: S3StorageConfiguration?
 
