@@ -56,7 +56,8 @@ var targets: [Target] = [
     ),
     // Files: BmobFile, the small-file upload and the resumable multipart uploader (S3's API, SigV4).
     .target(name: "BmobFile", dependencies: ["BmobCore", "BmobData", "BmobWire", "BmobCrypto"]),
-    .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile"]),
+    .target(name: "BmobCloud", dependencies: ["BmobCore", "BmobWire"]),
+    .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobCloud"]),
 
     // Server.
     // Codecs only the server needs (the HTTP request decoder and response encoder, BQL, the bounded regex
@@ -90,7 +91,7 @@ var targets: [Target] = [
     .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto", "BmobServerCodecs"]),
     .testTarget(name: "BmobCoreTests", dependencies: ["BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
     .testTarget(name: "BmobRealtimeTests", dependencies: ["BmobRealtime", "BmobCore", "BmobWire", "BmobCrypto", "BmobTesting", "BmobIO"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobTesting", "BmobWire", "BmobStore", "BmobServer", "BmobIO", "bmob-upload-client"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobCloud", "BmobTesting", "BmobWire", "BmobStore", "BmobServer", "BmobIO", "bmob-upload-client"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire", "BmobServerCodecs"]),
     // Fixtures/ holds data files that the tests read from the source tree (the $regex differential corpus).
@@ -124,6 +125,7 @@ let package = Package(
         .library(name: "BmobUser", targets: ["BmobUser"]),
         .library(name: "BmobRealtime", targets: ["BmobRealtime"]),
         .library(name: "BmobFile", targets: ["BmobFile"]),
+        .library(name: "BmobCloud", targets: ["BmobCloud"]),
         .executable(name: "bmob", targets: ["bmob"]),
         .library(name: "BmobServer", targets: ["BmobServer"]),
         .library(name: "BmobTesting", targets: ["BmobTesting"]),

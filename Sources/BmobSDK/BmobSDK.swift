@@ -4,3 +4,4 @@
 @_exported public import BmobUser
 @_exported public import BmobRealtime
 @_exported public import BmobFile
+@_exported public import BmobCloud

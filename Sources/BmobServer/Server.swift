@@ -74,6 +74,7 @@ package final class Server: Sendable {
     ///     ``AuthDataValidators/registering(_:_:)`` and name their type in an app's `authProviders`.
     ///   - loopClock: what the event loops' timers (every connection timeout) are measured against; tests pass
     ///     a manual clock (``BmobIO/EventLoopClock/manual(_:)``) and advance it instead of waiting.
+    ///   - functions: the Swift cloud functions the server runs (`POST /1/functions/<name>`, `/8/functions`).
     /// - Throws: ``ConfigurationError`` for an unusable data folder or registry, ``IOError`` when the address
     ///   cannot be bound.
     package static func start(
@@ -82,7 +83,8 @@ package final class Server: Sendable {
         loopClock: EventLoopClock = .system,
         logger: Logger,
         providers: MessageProviders? = nil,
-        authValidators: AuthDataValidators? = nil
+        authValidators: AuthDataValidators? = nil,
+        functions: CloudFunctions = CloudFunctions()
     ) async throws -> Server {
         let registry = AppRegistry(dataDirectory: configuration.dataDirectory, storage: configuration.storage)
         var createdApp: App?
@@ -143,7 +145,9 @@ package final class Server: Sendable {
             objects: ObjectService(clock: clock, callers: callers), queries: QueryService(callers: callers),
             users: users, roles: RoleService(clock: clock, users: users), schemas: SchemaService(),
             sms: SmsCodeService(clock: clock, provider: messaging.sms, logger: logger, limits: configuration.accountLimits),
-            email: email, time: time, files: files, callers: callers, server: context)
+            email: email, time: time, files: files,
+            functions: CloudFunctionService(functions: functions, callers: callers, logger: logger), callers: callers,
+            server: context)
 
         var router = BmobRouter()
         SystemRoutes.register(in: &router)
@@ -157,6 +161,7 @@ package final class Server: Sendable {
         VerificationRoutes.register(in: &router, runner: runner, email: email)
         NativeRoutes.register(in: &router, runner: runner)
         FileRoutes.register(in: &router, runner: runner)
+        FunctionRoutes.register(in: &router, runner: runner, paramsAsStrings: configuration.functionParamsAsStrings)
         FileDownloadRoutes.register(in: &router, files: files)
         S3MultipartRoutes.register(in: &router, uploads: uploads, files: files)
         let feeds = RealtimeFeeds(logger: logger)

@@ -170,7 +170,7 @@ import Testing
     @Test func unknownRoutesAndRoutesWithoutAServiceAreErrors() async throws {
         try await withTestServer { server in
             let client = NativeTestClient(server)
-            for route in ["nope", "request_sms", "functions", "push"] {
+            for route in ["nope", "request_sms", "pay", "push"] {
                 let answer = try await client.call(route, ["c": "_User"])
                 #expect(answer.code == 404)
                 #expect(answer.message.contains("unknown route"))

@@ -136,7 +136,8 @@ import Testing
                 == .delete(className: "A", objectId: "x1"))
         #expect(try NativeRequest.open(route: "timestamp", body: Array(" \r\n".utf8), key: Self.key).call == .timestamp)
         let failures: [(String, [UInt8], Int)] = [
-            ("functions", sealed, 404),
+            ("push", sealed, 404),
+            ("functions", sealed, 311),
             ("delete", Array("not base64!".utf8), 107),
             ("delete", NativeEnvelope.seal(["c": "A"] as JSONValue, key: NativeEnvelope.key("another key 0001")), 107),
             ("delete", NativeEnvelope.seal(Array("[1]".utf8), key: Self.key), 107),

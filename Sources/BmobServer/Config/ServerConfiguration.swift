@@ -79,6 +79,9 @@ package struct ServerConfiguration: Sendable, Equatable {
     package var maxQueryWork = StoreWorkLimits.defaultQueryWork
     /// Uploads and downloads: thresholds, limits, the file base URL, credentials' lifetime.
     package var files = FileSettings()
+    /// Whether `POST /1/functions/<name>` hands a function every parameter as a string, as the encrypted door
+    /// always does (Bmob's rule there); by default REST parameters keep their JSON types.
+    package var functionParamsAsStrings = false
 
     package init() {}
 
@@ -263,6 +266,13 @@ package struct ServerConfiguration: Sendable, Equatable {
         },
         Setting(key: "uploadExpirySeconds", environment: "BMOB_UPLOAD_EXPIRY_SECONDS", flag: "--upload-expiry-seconds", help: "how long an unfinished upload is kept (default 86400)") { config, value throws(ConfigurationError) in
             config.files.uploadExpirySeconds = try integer(value, key: "uploadExpirySeconds", range: 60...(86_400 * 365))
+        },
+        Setting(key: "functionParamsAsStrings", environment: "BMOB_FUNCTION_PARAMS_AS_STRINGS", flag: "--function-params-as-strings", help: "REST cloud function calls get every parameter as a string, as encrypted calls do (default false)") { config, value throws(ConfigurationError) in
+            switch value.trimmingSpaces().lowercased() {
+            case "true", "1", "yes": config.functionParamsAsStrings = true
+            case "false", "0", "no": config.functionParamsAsStrings = false
+            default: throw ConfigurationError("functionParamsAsStrings: expected true or false, got '\(value)'")
+            }
         },
         Setting(key: "fileDownloads", environment: "BMOB_FILE_DOWNLOADS", flag: "--file-downloads", help: "public (default): a file's URL serves it; signed: only URLs signed by POST /2/signedFileURLs do") { config, value throws(ConfigurationError) in
             switch value.trimmingSpaces() {

@@ -77,6 +77,8 @@ package enum Operation: Sendable, Equatable {
     case deleteFile(reference: String)
     /// Deletes several files.
     case deleteFiles(references: [String])
+    /// Runs the cloud function `name` with `params`, each value turned into a string when `paramsAsStrings`.
+    case callFunction(name: String, params: [String: JSONValue], paramsAsStrings: Bool)
     /// Signed download URLs of the files `references` name, valid for `expiresIn` seconds (the default when `nil`).
     case signFileURLs(references: [String], expiresIn: Int?)
     /// The upload threshold, and for a file of `size` bytes at or above it the multipart upload's plan with

@@ -33,4 +33,6 @@ package enum OperationResult: Sendable {
     case document(JSONValue)
     /// The server time: seconds since 1970 and the app's local date and time.
     case timestamp(seconds: Int64, datetime: String)
+    /// A cloud function's result: REST answers `{"result": …}`, the native door `{"results": …}`.
+    case functionResult(JSONValue)
 }

@@ -18,15 +18,17 @@ package struct OperationRunner: Sendable {
     package let email: EmailLinkService
     package let time: TimeService
     package let files: FileService
+    package let functions: CloudFunctionService
     package let callers: CallerResolver
     package let server: ServerContext
 
     /// A runner over the server's services.
     package init(
         objects: ObjectService, queries: QueryService, users: UserService, roles: RoleService, schemas: SchemaService,
-        sms: SmsCodeService, email: EmailLinkService, time: TimeService, files: FileService, callers: CallerResolver,
-        server: ServerContext
+        sms: SmsCodeService, email: EmailLinkService, time: TimeService, files: FileService,
+        functions: CloudFunctionService, callers: CallerResolver, server: ServerContext
     ) {
+        self.functions = functions
         self.objects = objects
         self.queries = queries
         self.users = users
@@ -147,6 +149,9 @@ package struct OperationRunner: Sendable {
         case .deleteFiles(let references):
             try await files.deleteBatch(references, context: context)
             return .done
+        case .callFunction(let name, let params, let paramsAsStrings):
+            return .functionResult(
+                try await functions.call(name: name, params: params, paramsAsStrings: paramsAsStrings, context: context))
         case .signFileURLs(let references, let expiresIn):
             return .document(try await files.signedURLs(references, expiresIn: expiresIn, context: context))
         case .planUpload(let filename, let size, let resume):

@@ -49,6 +49,7 @@ package final class TestServer: Sendable {
     ///   - providers: where SMS codes and mails go (a ``RecordingMessageProvider``, say); by default the
     ///     development outbox in the data folder (read it with ``outbox()``).
     ///   - security: the test app's security policy, when a fresh data folder gets one (defaults otherwise).
+    ///   - functions: the Swift cloud functions the server runs.
     ///   - configure: changes to the configuration (limits, timeouts, loops) before start.
     package static func start(
         dataDirectory: URL? = nil,
@@ -57,6 +58,7 @@ package final class TestServer: Sendable {
         logger: Logger = TestServer.faultLogger,
         providers: MessageProviders? = nil,
         authValidators: AuthDataValidators? = nil,
+        functions: CloudFunctions = CloudFunctions(),
         security: AppSecurity = AppSecurity(),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
@@ -95,7 +97,7 @@ package final class TestServer: Sendable {
         }
         let server = try await Server.start(
             configuration: configuration, clock: clock, loopClock: loopClock, logger: logger, providers: providers,
-            authValidators: authValidators)
+            authValidators: authValidators, functions: functions)
         return TestServer(server: server, dataDirectory: directory, ownsDirectory: dataDirectory == nil)
     }
 

@@ -58,6 +58,8 @@ package enum NativeCall: Sendable, Equatable {
     case registerUpload(filename: String, size: Int64, uploadToken: String)
     /// `delcdnupload`: deletes one file (`data.filename` or `data.url`: its key, URL path or URL).
     case deleteFile(reference: String)
+    /// `functions`: runs the cloud function `data._e` with the rest of `data` as its parameters.
+    case callFunction(name: String, params: [String: JSONValue])
     /// `delcdnbatch`: deletes files (`data` maps cdn names to lists of keys or URLs).
     case deleteFiles(references: [String])
 }

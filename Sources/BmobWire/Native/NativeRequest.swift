@@ -129,6 +129,12 @@ package struct NativeRequest: Sendable, Equatable {
             call = .requestEmailVerify(email: try dataOrTop(body, "email"))
         case .cdn, .files, .saveCdnUpload, .deleteCdnUpload, .deleteCdnBatch:
             call = try fileCall(route, Members(try body.dataObject()))
+        case .functions:
+            var params = try body.dataObject()
+            guard case .string(let name)? = params.removeValue(forKey: "_e"), !name.isEmpty else {
+                throw BmobRequestError(.invalidCloudCodeName, "data._e, the function's name, is required")
+            }
+            call = .callFunction(name: name, params: params)
         }
         return NativeRequest(route: route, call: call, sessionToken: sessionToken)
     }

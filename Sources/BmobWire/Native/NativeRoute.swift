@@ -29,4 +29,5 @@ package enum NativeRoute: String, Sendable, CaseIterable {
     case saveCdnUpload = "savecdnupload"
     case deleteCdnUpload = "delcdnupload"
     case deleteCdnBatch = "delcdnbatch"
+    case functions
 }

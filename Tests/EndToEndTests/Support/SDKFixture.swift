@@ -13,7 +13,7 @@ enum SDKFixture {
     private static let started = Task { () throws -> TestServer in
         var security = AppSecurity()
         security.allowClientRoleCreation = true
-        let server = try await TestServer.start(security: security)
+        let server = try await TestServer.start(functions: CloudFunctionFixture.functions, security: security)
         BmobLocalStorage.setRoot(server.dataDirectory.appendingPathComponent("sdk-cache", isDirectory: true))
         Bmob.resetDomain(server.baseURL)
         try await Bmob.initialize(appKey: TestServer.applicationId)

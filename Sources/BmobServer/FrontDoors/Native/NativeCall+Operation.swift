@@ -37,6 +37,7 @@ extension NativeCall {
             .registerUpload(filename: filename, size: size, uploadToken: token)
         case .deleteFile(let reference): .deleteFile(reference: reference)
         case .deleteFiles(let references): .deleteFiles(references: references)
+        case .callFunction(let name, let params): .callFunction(name: name, params: params, paramsAsStrings: true)
         }
     }
 }

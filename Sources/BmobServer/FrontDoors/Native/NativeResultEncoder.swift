@@ -17,6 +17,8 @@ package enum NativeResultEncoder {
         case .timestamp(let seconds, let datetime):
             return JSONValue.object(["timestamp": .int(seconds), "datetime": .string(datetime), "S": .int(seconds)])
                 .jsonBytes
+        case .functionResult(let value):
+            return JSONValue.object(["results": value]).jsonBytes
         default:
             return RESTResultEncoder.body(result, context: context).jsonBytes
         }

@@ -68,6 +68,8 @@ package enum RESTResultEncoder {
             return ["smsId": .int(smsId)]
         case .timestamp(let seconds, let datetime):
             return ["timestamp": .int(seconds), "datetime": .string(datetime)]
+        case .functionResult(let value):
+            return ["result": value]
         }
     }
 

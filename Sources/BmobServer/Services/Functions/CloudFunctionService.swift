@@ -1,0 +1,69 @@
+package import BmobWire
+import Foundation
+
+/// Runs the server's Swift cloud functions for a caller: resolves who calls, hands the function its parameters
+/// (as strings when the door asks, Bmob's rule for encrypted calls), and turns its outcome into an answer: its
+/// value, its ``CloudFunctionError`` as that code, anything else as 310 with the cause in the log.
+package struct CloudFunctionService: Sendable {
+    package let functions: CloudFunctions
+    let callers: CallerResolver
+    let logger: Logger
+
+    package init(functions: CloudFunctions, callers: CallerResolver, logger: Logger) {
+        self.functions = functions
+        self.callers = callers
+        self.logger = logger
+    }
+
+    /// The most bytes of a function's name.
+    static let maximumNameBytes = 128
+
+    /// Runs the function `name`.
+    ///
+    /// - Throws: ``BmobAPIError`` 311 for a function the server does not have, the function's own code, 310 for
+    ///   any other failure of the function.
+    package func call(
+        name: String, params: [String: JSONValue], paramsAsStrings: Bool, context: AppContext
+    ) async throws -> JSONValue {
+        guard name.utf8.count <= Self.maximumNameBytes, let function = functions[name] else {
+            throw BmobAPIError(.invalidCloudCodeName, "no cloud function named '\(name.prefix(Self.maximumNameBytes))'")
+        }
+        let caller = try await callers.caller(context)
+        let request = CloudFunctionRequest(
+            name: name, params: paramsAsStrings ? params.mapValues(Self.stringified) : params, userId: caller.userId,
+            isMaster: caller == .master, applicationId: context.app.applicationId,
+            requestId: context.trace?.requestId ?? "-")
+        let started = ContinuousClock.now
+        do {
+            let result = try await function(request)
+            logger.info(
+                "cloud function \(name) answered in \(Self.milliseconds(since: started)) ms",
+                metadata: ["requestId": request.requestId])
+            return result
+        } catch let error as CloudFunctionError {
+            logger.info(
+                "cloud function \(name) refused the call with \(error.code) in \(Self.milliseconds(since: started)) ms",
+                metadata: ["requestId": request.requestId])
+            throw BmobAPIError(BmobErrorCode(error.code), error.message)
+        } catch let error as BmobAPIError {
+            throw error
+        } catch {
+            logger.error(
+                "cloud function \(name) failed after \(Self.milliseconds(since: started)) ms: \(error)",
+                metadata: ["requestId": request.requestId])
+            throw BmobAPIError(.cloudCodeError, "the cloud function '\(name)' failed")
+        }
+    }
+
+    /// A parameter as Bmob hands it to a function on the encrypted path: strings as they are, anything else as its
+    /// JSON text (`42` → `"42"`, `true` → `"true"`, `[1,2,3]` → `"[1,2,3]"`).
+    static func stringified(_ value: JSONValue) -> JSONValue {
+        if case .string = value { return value }
+        return .string(value.jsonString)
+    }
+
+    private static func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,99 @@
+import BmobServer
+import BmobTesting
+import BmobWire
+import Testing
+
+/// Swift cloud functions through both doors: REST `POST /1/functions/<name>` and native `/8/functions`; who called,
+/// parameters as JSON or as strings, the answers for unknown functions, refusals, crashes and bad input.
+@Suite struct CloudFunctionRoutesTests {
+    private static var functions: CloudFunctions {
+        var functions = CloudFunctions()
+        functions.register("echo") { request in
+            ["params": .object(request.params), "user": request.userId.map(JSONValue.string) ?? .null,
+             "master": .bool(request.isMaster), "app": .string(request.applicationId)]
+        }
+        functions.register("refuse") { _ in throw CloudFunctionError(code: 142, message: "not today") }
+        functions.register("crash") { _ in
+            struct Secret: Error { let detail = "internal detail" }
+            throw Secret()
+        }
+        return functions
+    }
+
+    private func withFunctionServer(
+        configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestServer) async throws -> Void
+    ) async throws {
+        let server = try await TestServer.start(functions: Self.functions, configure: configure)
+        do { try await body(server) } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test("REST: the result, the caller, parameters with their JSON types, an empty body")
+    func rest() async throws {
+        try await withFunctionServer { server in
+            let (userId, token) = try await server.signUpUser("caller", password: "secret123")
+            let typed = try await server.call(
+                "POST", "/1/functions/echo", json: ["n": 42, "flag": true, "list": [1, 2]],
+                headers: [("X-Bmob-Session-Token", token)])
+            #expect(typed.status == 200)
+            let result = try #require(typed.json?["result"])
+            #expect(result["params"] == ["n": 42, "flag": true, "list": [1, 2]])
+            #expect(result["user"]?.stringValue == userId)
+            #expect(result["master"] == false)
+            #expect(result["app"]?.stringValue == TestServer.applicationId)
+            let empty = try await server.request("POST", "/1/functions/echo", headers: server.appHeaders)
+            #expect(empty.json?["result"]?["params"] == [:])
+            let master = try await server.call("POST", "/1/functions/echo", json: [:], master: true)
+            #expect(master.json?["result"]?["master"] == true)
+        }
+    }
+
+    @Test("REST with functionParamsAsStrings, and the native door always: every parameter a string")
+    func stringParameters() async throws {
+        try await withFunctionServer(configure: { $0.functionParamsAsStrings = true }) { server in
+            let rest = try await server.call("POST", "/1/functions/echo", json: ["n": 42, "s": "x", "o": ["a": nil]])
+            #expect(rest.json?["result"]?["params"] == ["n": "42", "s": "x", "o": #"{"a":null}"#])
+        }
+        try await withFunctionServer { server in
+            let native = try await NativeTestClient(server).call("functions", ["data": ["_e": "echo", "n": 42, "b": false]])
+            #expect(native.data["results"]?["params"] == ["n": "42", "b": "false"])
+        }
+    }
+
+    @Test("unknown functions 311, refusals their code, crashes 310 without their detail; bad input")
+    func failures() async throws {
+        try await withFunctionServer { server in
+            let unknown = try await server.call("POST", "/1/functions/nothing", json: [:])
+            #expect(unknown.json?["code"] == 311)
+            let refused = try await server.call("POST", "/1/functions/refuse", json: [:])
+            #expect(refused.json?["code"] == 142)
+            #expect(refused.json?["error"] == "not today")
+            let crashed = try await server.call("POST", "/1/functions/crash", json: [:])
+            #expect(crashed.json?["code"] == 310)
+            #expect(crashed.json?["error"]?.stringValue?.contains("internal detail") == false)
+            // A long name is refused without being echoed whole.
+            let long = String(repeating: "f", count: 5000)
+            let named = try await server.call("POST", "/1/functions/\(long)", json: [:])
+            #expect(named.json?["code"] == 311)
+            #expect((named.json?["error"]?.stringValue?.utf8.count ?? .max) < 300)
+            // Not a JSON object.
+            let array = try await server.request(
+                "POST", "/1/functions/echo", headers: server.appHeaders + [("Content-Type", "application/json")],
+                body: Array("[1,2]".utf8))
+            #expect(array.json?["code"] == 107)
+            let garbage = try await server.request(
+                "POST", "/1/functions/echo", headers: server.appHeaders + [("Content-Type", "application/json")],
+                body: Array("{\"a\":".utf8))
+            #expect(garbage.json?["code"] == 107)
+            // No app keys: the function never runs.
+            let anonymous = try await server.request("POST", "/1/functions/echo", body: Array("{}".utf8))
+            #expect(anonymous.status == 401)
+            // The native door without a name.
+            let nameless = try await NativeTestClient(server).call("functions", ["data": ["n": 1]])
+            #expect(nameless.code == 311)
+        }
+    }
+}
