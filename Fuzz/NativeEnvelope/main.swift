@@ -23,7 +23,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 private let key = NativeEnvelope.key("testsecretkey001")
 private let routes = NativeRoute.allCases.map(\.rawValue) + ["secret", "login", ""]
 /// Codes ``NativeRequest`` and ``NativeUserAgent`` may answer.
-private let requestCodes: Set<Int> = [101, 102, 103, 107, 108, 112, 113, 114, 117, 118, 301, 401, 404, 601]
+private let requestCodes: Set<Int> = [101, 102, 103, 107, 108, 112, 113, 114, 117, 118, 301, 401, 404, 311, 601]
 
 private func checkBase64(_ input: [UInt8]) {
     guard let decoded = Base64.decode(input) else { return }
@@ -128,6 +128,8 @@ private func checkCall(_ call: NativeCall) {
         precondition(!reference.isEmpty, "a delete naming no file accepted")
     case .deleteFiles(let references):
         precondition(references.count <= 1000, "a batch delete over the limit accepted")
+    case .callFunction(let name, let params):
+        precondition(!name.isEmpty && params["_e"] == nil, "a function call without a name, or with it in its params")
     case .initialize, .timestamp, .create, .schemas, .signUp, .logOut, .requestSmsCode, .verifySmsCode, .querySms,
         .logInWithSmsCode, .resetPasswordBySmsCode, .requestPasswordReset, .requestEmailVerify:
         break
