@@ -49,6 +49,12 @@ package struct OperationRunner: Sendable {
         // A caller without a session token resolves without a read; only a token is worth resolving (and
         // caching) before the services ask, so that they ask once.
         let context = context.sessionToken == nil ? context : try await callers.resolving(context)
+        if functions.functions.hasTriggers { return try await runWithTriggers(operation, context: context) }
+        return try await perform(operation, context: context)
+    }
+
+    /// Runs `operation` for a resolved caller, without triggers.
+    func perform(_ operation: Operation, context: AppContext) async throws -> OperationResult {
         switch operation {
         case .create(let className, let body):
             return try await create(className: className, body: body, context: context)

@@ -128,3 +128,30 @@ extension EndToEnd {
         }
     }
 }
+
+extension EndToEnd {
+    @Suite("Triggers from the SDK")
+    struct TriggerSDKTests {
+        @Test("beforeSave refuses or completes an SDK save; beforeFind narrows an SDK query")
+        func saveAndFind() async throws {
+            try await SDKFixture.emptyClasses("TriggeredNote")
+            let untitled = BmobObject(className: "TriggeredNote")
+            untitled["title"] = ""
+            await #expect { try await untitled.save() } throws: { error in (error as? BmobError)?.code == 142 }
+
+            let note = BmobObject(className: "TriggeredNote")
+            note["title"] = "Hello Triggers"
+            try await note.save()
+            let objectId = try #require(note.objectId)
+            let stored = try await SDKFixture.restObjects("TriggeredNote")
+            #expect(stored.first { $0["objectId"]?.stringValue == objectId }?["slug"] == "hello-triggers")
+
+            let archived = BmobObject(className: "TriggeredNote")
+            archived["title"] = "Old"
+            archived["archived"] = true
+            try await archived.save()
+            let found = try await BmobQuery(className: "TriggeredNote").find()
+            #expect(found.compactMap(\.objectId) == [objectId])
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import BmobServer
+import Foundation
 import BmobWire
 import Synchronization
 
@@ -49,6 +50,14 @@ enum CloudFunctionFixture {
             struct Unexpected: Error {}
             throw Unexpected()
         }
+        // Triggers on one class, which the SDK's saves and queries meet like any client's.
+        functions.on(.beforeSave, className: "TriggeredNote") { request in
+            guard case .string(let title)? = request.object?["title"], !title.isEmpty else {
+                throw CloudFunctionError(code: 142, message: "a note needs a title")
+            }
+            return ["slug": .string(title.lowercased().replacingOccurrences(of: " ", with: "-"))]
+        }
+        functions.on(.beforeFind, className: "TriggeredNote") { _ in ["archived": ["$ne": true]] }
         return functions
     }
 }

@@ -221,6 +221,17 @@ package struct UserService: Sendable {
         context.sessions.forget(tokenHash: tokenHash)
     }
 
+    /// Ends the session of `token` (a login a `beforeLogin` trigger refused).
+    package func endSession(token: String, context: AppContext) async throws {
+        let tokenHash = SHA256.hex(Array(token.utf8))
+        _ = try await ObjectService.mapStoreErrors {
+            try await context.store.write(caller: context.journalAuthor) { transaction in
+                try transaction.deleteSession(tokenHash: tokenHash)
+            }
+        }
+        context.sessions.forget(tokenHash: tokenHash)
+    }
+
     /// Changes a user's password after checking the old one, and ends the user's other sessions.
     ///
     /// - Throws: 206 without that user's session (or the master key), 210 for a wrong old password.

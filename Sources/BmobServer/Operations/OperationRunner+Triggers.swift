@@ -1,0 +1,166 @@
+import BmobCrypto
+import BmobStore
+import BmobWire
+
+/// The trigger layer (``TriggerEvent``): around the operations of classes that have triggers, for every door and
+/// batch element alike. `before…` triggers run in the request and may change or refuse it; `after…` triggers run
+/// detached once the operation is answered, so they never hold or undo a write (their failures are logged).
+extension OperationRunner {
+    func runWithTriggers(_ operation: Operation, context: AppContext) async throws -> OperationResult {
+        let registry = functions.functions
+        switch operation {
+        case .create(let className, let body):
+            let fields = try await beforeSave(className, body, original: nil, context: context)
+            let result = try await perform(.create(className: className, body: fields), context: context)
+            if case .created(let object) = result { after(.afterSave, className, object: object, context: context) }
+            return result
+        case .signUp(let body):
+            let className = UserService.className
+            let fields = try await beforeSave(className, body, original: nil, context: context)
+            let result = try await perform(.signUp(fields: fields), context: context)
+            if case .signedUp(let login) = result { after(.afterSave, className, object: login.user, context: context) }
+            return result
+        case .update(let className, let objectId, let body):
+            var fields = body
+            if registry.trigger(.beforeSave, className: className) != nil {
+                let original = try await stored(className, objectId, context: context)
+                fields = try await beforeSave(className, body, original: original, context: context)
+            }
+            let result = try await perform(.update(className: className, objectId: objectId, body: fields), context: context)
+            if case .updated(let object) = result { after(.afterSave, className, object: object, context: context) }
+            return result
+        case .delete(let className, let objectId):
+            let before = registry.trigger(.beforeDelete, className: className)
+            let afterDelete = registry.trigger(.afterDelete, className: className)
+            guard before != nil || afterDelete != nil else { return try await perform(operation, context: context) }
+            let original = try await stored(className, objectId, context: context)
+            if let before, let original {
+                _ = try await call(before, request(.beforeDelete, className, object: render(original, context), context: context))
+            }
+            let result = try await perform(operation, context: context)
+            if let original { after(.afterDelete, className, object: original, context: context) }
+            return result
+        case .find(var query):
+            if let before = registry.trigger(.beforeFind, className: query.className) {
+                var asked = request(.beforeFind, query.className, context: context)
+                asked.query = query
+                if let narrowing = try await call(before, asked), narrowing != .null {
+                    guard let condition = try? WhereParser.parse(narrowing) else {
+                        throw BmobAPIError(.cloudCodeError, "the beforeFind trigger of \(query.className) answered an invalid where")
+                    }
+                    query.condition = query.condition.map { .and([$0, condition]) } ?? condition
+                }
+            }
+            let result = try await perform(.find(query), context: context)
+            guard let afterFind = registry.trigger(.afterFind, className: query.className),
+                case .found(let bytes, let countOnly) = result, !countOnly,
+                case .object(var answer)? = try? JSONParser.parse(bytes), case .array(let results)? = answer["results"]
+            else { return result }
+            var asked = request(.afterFind, query.className, context: context)
+            asked.results = results
+            if case .array(let replaced)? = try await call(afterFind, asked) { answer["results"] = .array(replaced) }
+            return .found(JSONValue.object(answer).jsonBytes, countOnly: false)
+        case .logIn, .logInWithAuthData, .logInWithSmsCode:
+            let result = try await perform(operation, context: context)
+            guard case .loggedIn(let login, _) = result else { return result }
+            if let before = registry.trigger(.beforeLogin, className: UserService.className) {
+                do {
+                    var asked = request(.beforeLogin, UserService.className, object: render(login.user, context), context: context)
+                    asked.userId = login.user.objectId
+                    _ = try await call(before, asked)
+                } catch {
+                    // The login is refused: the session it made must not outlive the answer.
+                    try? await users.endSession(token: login.sessionToken, context: context)
+                    throw error
+                }
+            }
+            after(.afterLogin, UserService.className, object: login.user, userId: login.user.objectId, context: context)
+            return result
+        case .logOut:
+            let userId = context.caller?.userId
+            let result = try await perform(operation, context: context)
+            if registry.trigger(.afterLogout, className: UserService.className) != nil {
+                var asked = request(.afterLogout, UserService.className, context: context)
+                asked.userId = userId
+                detach(.afterLogout, asked)
+            }
+            return result
+        default:
+            return try await perform(operation, context: context)
+        }
+    }
+
+    /// The fields to write: `body` with the fields the `beforeSave` trigger answered set over it.
+    private func beforeSave(
+        _ className: String, _ body: [String: JSONValue], original: StoredObject?, context: AppContext
+    ) async throws -> [String: JSONValue] {
+        guard let trigger = functions.functions.trigger(.beforeSave, className: className) else { return body }
+        var asked = request(.beforeSave, className, object: body, context: context)
+        asked.original = original.map { render($0, context) }
+        guard let answer = try await call(trigger, asked), answer != .null else { return body }
+        guard case .object(let changes) = answer else {
+            throw BmobAPIError(.cloudCodeError, "the beforeSave trigger of \(className) answered something other than fields")
+        }
+        return body.merging(changes) { _, changed in changed }
+    }
+
+    /// Runs an `after…` trigger for `object`, detached.
+    private func after(
+        _ event: TriggerEvent, _ className: String, object: StoredObject, userId: String? = nil, context: AppContext
+    ) {
+        guard functions.functions.trigger(event, className: className) != nil else { return }
+        var asked = request(event, className, object: render(object, context), context: context)
+        if let userId { asked.userId = userId }
+        detach(event, asked)
+    }
+
+    private func detach(_ event: TriggerEvent, _ asked: TriggerRequest) {
+        guard let trigger = functions.functions.trigger(event, className: asked.className) else { return }
+        let logger = functions.logger
+        Task.detached {
+            do {
+                _ = try await trigger(asked)
+            } catch {
+                logger.error(
+                    "the \(event.rawValue) trigger of \(asked.className) failed: \(error)",
+                    metadata: ["requestId": asked.requestId])
+            }
+        }
+    }
+
+    /// Runs a `before…` trigger: its answer, or its refusal as the caller's error.
+    private func call(_ trigger: CloudFunctions.TriggerBody, _ asked: TriggerRequest) async throws -> JSONValue? {
+        do {
+            return try await trigger(asked)
+        } catch let error as CloudFunctionError {
+            throw BmobAPIError(BmobErrorCode(error.code), error.message)
+        } catch let error as BmobAPIError {
+            throw error
+        } catch {
+            functions.logger.error(
+                "the \(asked.event.rawValue) trigger of \(asked.className) failed: \(error)",
+                metadata: ["requestId": asked.requestId])
+            throw BmobAPIError(.cloudCodeError, "the \(asked.event.rawValue) trigger of \(asked.className) failed")
+        }
+    }
+
+    private func request(
+        _ event: TriggerEvent, _ className: String, object: [String: JSONValue]? = nil, context: AppContext
+    ) -> TriggerRequest {
+        TriggerRequest(
+            event: event, className: className, object: object, userId: context.caller?.userId,
+            isMaster: context.caller == .master || context.isMaster, applicationId: context.app.applicationId,
+            requestId: context.trace?.requestId ?? "-")
+    }
+
+    /// The object as stored, read as the master key (the operation itself then checks the caller's rights).
+    private func stored(_ className: String, _ objectId: String, context: AppContext) async throws -> StoredObject? {
+        try await ObjectService.mapStoreErrors {
+            try await context.store.read { try $0.fetch(className: className, objectId: objectId) }
+        }
+    }
+
+    private func render(_ object: StoredObject, _ context: AppContext) -> [String: JSONValue] {
+        context.renderer.render(object)
+    }
+}
