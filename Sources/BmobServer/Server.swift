@@ -146,7 +146,13 @@ package final class Server: Sendable {
             users: users, roles: RoleService(clock: clock, users: users), schemas: SchemaService(),
             sms: SmsCodeService(clock: clock, provider: messaging.sms, logger: logger, limits: configuration.accountLimits),
             email: email, time: time, files: files,
-            functions: CloudFunctionService(functions: functions, callers: callers, logger: logger), callers: callers,
+            functions: CloudFunctionService(
+                functions: functions,
+                webhooks: WebhookClient(
+                    timeoutSeconds: configuration.webhookTimeoutSeconds, concurrency: configuration.webhookConcurrency,
+                    clock: clock),
+                callers: callers, logger: logger),
+            callers: callers,
             server: context)
 
         var router = BmobRouter()

@@ -33,6 +33,8 @@ package struct App: Sendable, Equatable {
     package var realtimeIgnoresACL: Bool
     /// Who may create classes and roles, which `_User` fields stay private, and data size limits.
     package var security: AppSecurity
+    /// Cloud functions and triggers served by HTTP endpoints.
+    package var webhooks = AppWebhooks()
 
     package init(
         name: String,
@@ -84,6 +86,7 @@ package struct App: Sendable, Equatable {
             "authProviders": .object(authProviders),
             "realtimeIgnoresACL": .bool(realtimeIgnoresACL),
             "security": security.json,
+            "webhooks": webhooks.json,
         ]
     }
 
@@ -108,5 +111,6 @@ package struct App: Sendable, Equatable {
             realtimeIgnoresACL: json["realtimeIgnoresACL"]?.boolValue ?? false,
             security: try AppSecurity(json: json["security"])
         )
+        webhooks = try AppWebhooks(json: json["webhooks"])
     }
 }

@@ -150,10 +150,11 @@ package struct AppRegistry: Sendable {
         secretKey: String? = nil,
         authProviders: [String: JSONValue] = [:],
         security: AppSecurity = AppSecurity(),
+        webhooks: AppWebhooks = AppWebhooks(),
         now: Int64
     ) throws -> App {
         guard !name.isEmpty, name.count <= 128 else { throw ConfigurationError("name: expected 1 to 128 characters") }
-        let app = App(
+        var app = App(
             name: name,
             applicationId: applicationId ?? AppKeys.makeKey(),
             restKey: restKey ?? AppKeys.makeKey(),
@@ -163,6 +164,7 @@ package struct AppRegistry: Sendable {
             authProviders: authProviders,
             security: security
         )
+        app.webhooks = webhooks
         try AppKeys.validateKey(app.applicationId, name: "app-id")
         guard app.applicationId.utf8.allSatisfy({ $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: ".") }) else {
             throw ConfigurationError("app-id: must not contain '/' or '.'")

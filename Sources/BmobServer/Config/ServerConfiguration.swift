@@ -82,6 +82,10 @@ package struct ServerConfiguration: Sendable, Equatable {
     /// Whether `POST /1/functions/<name>` hands a function every parameter as a string, as the encrypted door
     /// always does (Bmob's rule there); by default REST parameters keep their JSON types.
     package var functionParamsAsStrings = false
+    /// How long a webhook call may take, in seconds.
+    package var webhookTimeoutSeconds: Double = 10
+    /// Most webhook calls in flight at once, for the whole server.
+    package var webhookConcurrency = 32
 
     package init() {}
 
@@ -273,6 +277,12 @@ package struct ServerConfiguration: Sendable, Equatable {
             case "false", "0", "no": config.functionParamsAsStrings = false
             default: throw ConfigurationError("functionParamsAsStrings: expected true or false, got '\(value)'")
             }
+        },
+        Setting(key: "webhookTimeoutSeconds", environment: "BMOB_WEBHOOK_TIMEOUT_SECONDS", flag: "--webhook-timeout-seconds", help: "how long a webhook call may take (default 10)") { config, value throws(ConfigurationError) in
+            config.webhookTimeoutSeconds = Double(try integer(value, key: "webhookTimeoutSeconds", range: 1...300))
+        },
+        Setting(key: "webhookConcurrency", environment: "BMOB_WEBHOOK_CONCURRENCY", flag: "--webhook-concurrency", help: "most webhook calls in flight at once (default 32)") { config, value throws(ConfigurationError) in
+            config.webhookConcurrency = try integer(value, key: "webhookConcurrency", range: 1...10_000)
         },
         Setting(key: "fileDownloads", environment: "BMOB_FILE_DOWNLOADS", flag: "--file-downloads", help: "public (default): a file's URL serves it; signed: only URLs signed by POST /2/signedFileURLs do") { config, value throws(ConfigurationError) in
             switch value.trimmingSpaces() {

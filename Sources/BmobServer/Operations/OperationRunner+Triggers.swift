@@ -7,7 +7,6 @@ import BmobWire
 /// detached once the operation is answered, so they never hold or undo a write (their failures are logged).
 extension OperationRunner {
     func runWithTriggers(_ operation: Operation, context: AppContext) async throws -> OperationResult {
-        let registry = functions.functions
         switch operation {
         case .create(let className, let body):
             let fields = try await beforeSave(className, body, original: nil, context: context)
@@ -22,7 +21,7 @@ extension OperationRunner {
             return result
         case .update(let className, let objectId, let body):
             var fields = body
-            if registry.trigger(.beforeSave, className: className) != nil {
+            if trigger(.beforeSave, className: className, context: context) != nil {
                 let original = try await stored(className, objectId, context: context)
                 fields = try await beforeSave(className, body, original: original, context: context)
             }
@@ -30,8 +29,8 @@ extension OperationRunner {
             if case .updated(let object) = result { after(.afterSave, className, object: object, context: context) }
             return result
         case .delete(let className, let objectId):
-            let before = registry.trigger(.beforeDelete, className: className)
-            let afterDelete = registry.trigger(.afterDelete, className: className)
+            let before = trigger(.beforeDelete, className: className, context: context)
+            let afterDelete = trigger(.afterDelete, className: className, context: context)
             guard before != nil || afterDelete != nil else { return try await perform(operation, context: context) }
             let original = try await stored(className, objectId, context: context)
             if let before, let original {
@@ -41,7 +40,7 @@ extension OperationRunner {
             if let original { after(.afterDelete, className, object: original, context: context) }
             return result
         case .find(var query):
-            if let before = registry.trigger(.beforeFind, className: query.className) {
+            if let before = trigger(.beforeFind, className: query.className, context: context) {
                 var asked = request(.beforeFind, query.className, context: context)
                 asked.query = query
                 if let narrowing = try await call(before, asked), narrowing != .null {
@@ -52,7 +51,7 @@ extension OperationRunner {
                 }
             }
             let result = try await perform(.find(query), context: context)
-            guard let afterFind = registry.trigger(.afterFind, className: query.className),
+            guard let afterFind = trigger(.afterFind, className: query.className, context: context),
                 case .found(let bytes, let countOnly) = result, !countOnly,
                 case .object(var answer)? = try? JSONParser.parse(bytes), case .array(let results)? = answer["results"]
             else { return result }
@@ -63,7 +62,7 @@ extension OperationRunner {
         case .logIn, .logInWithAuthData, .logInWithSmsCode:
             let result = try await perform(operation, context: context)
             guard case .loggedIn(let login, _) = result else { return result }
-            if let before = registry.trigger(.beforeLogin, className: UserService.className) {
+            if let before = trigger(.beforeLogin, className: UserService.className, context: context) {
                 do {
                     var asked = request(.beforeLogin, UserService.className, object: render(login.user, context), context: context)
                     asked.userId = login.user.objectId
@@ -79,10 +78,10 @@ extension OperationRunner {
         case .logOut:
             let userId = context.caller?.userId
             let result = try await perform(operation, context: context)
-            if registry.trigger(.afterLogout, className: UserService.className) != nil {
+            if let afterLogout = trigger(.afterLogout, className: UserService.className, context: context) {
                 var asked = request(.afterLogout, UserService.className, context: context)
                 asked.userId = userId
-                detach(.afterLogout, asked)
+                detach(afterLogout, asked)
             }
             return result
         default:
@@ -94,7 +93,7 @@ extension OperationRunner {
     private func beforeSave(
         _ className: String, _ body: [String: JSONValue], original: StoredObject?, context: AppContext
     ) async throws -> [String: JSONValue] {
-        guard let trigger = functions.functions.trigger(.beforeSave, className: className) else { return body }
+        guard let trigger = trigger(.beforeSave, className: className, context: context) else { return body }
         var asked = request(.beforeSave, className, object: body, context: context)
         asked.original = original.map { render($0, context) }
         guard let answer = try await call(trigger, asked), answer != .null else { return body }
@@ -108,14 +107,14 @@ extension OperationRunner {
     private func after(
         _ event: TriggerEvent, _ className: String, object: StoredObject, userId: String? = nil, context: AppContext
     ) {
-        guard functions.functions.trigger(event, className: className) != nil else { return }
+        guard let trigger = trigger(event, className: className, context: context) else { return }
         var asked = request(event, className, object: render(object, context), context: context)
         if let userId { asked.userId = userId }
-        detach(event, asked)
+        detach(trigger, asked)
     }
 
-    private func detach(_ event: TriggerEvent, _ asked: TriggerRequest) {
-        guard let trigger = functions.functions.trigger(event, className: asked.className) else { return }
+    private func detach(_ trigger: @escaping CloudFunctions.TriggerBody, _ asked: TriggerRequest) {
+        let event = asked.event
         let logger = functions.logger
         Task.detached {
             do {
@@ -126,6 +125,42 @@ extension OperationRunner {
                     metadata: ["requestId": asked.requestId])
             }
         }
+    }
+
+    /// The trigger for `event` on `className`: the server's Swift trigger, else the app's webhook (``WebhookClient``),
+    /// whose `after…` calls are tried three times, 0.5 s and 2 s apart, when the receiver cannot be reached.
+    func trigger(_ event: TriggerEvent, className: String, context: AppContext) -> CloudFunctions.TriggerBody? {
+        if let swift = functions.functions.trigger(event, className: className) { return swift }
+        guard let url = context.app.webhooks.triggers[className]?[event] else { return nil }
+        let client = functions.webhooks
+        let secret = context.app.webhooks.secret
+        return { asked in
+            let payload = Self.payload(asked)
+            var attempt = 0
+            while true {
+                attempt += 1
+                do {
+                    let answer = try await client.call(
+                        url, payload: payload, secret: secret, what: "\(event.rawValue) of \(className)")
+                    if case .value(_, let value) = answer { return value }
+                    return nil
+                } catch let error as BmobAPIError where event.isAfter && error.code == .cloudCodeError && attempt < 3 {
+                    try await Task.sleep(for: .milliseconds(attempt == 1 ? 500 : 2000))
+                }
+            }
+        }
+    }
+
+    /// What a trigger's webhook is sent.
+    static func payload(_ asked: TriggerRequest) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "trigger": .string(asked.event.rawValue), "className": .string(asked.className),
+            "user": asked.userId.map { ["objectId": .string($0)] } ?? .null, "master": .bool(asked.isMaster),
+        ]
+        if let object = asked.object { members["object"] = .object(object) }
+        if let original = asked.original { members["original"] = .object(original) }
+        if let results = asked.results { members["results"] = .array(results) }
+        return .object(members)
     }
 
     /// Runs a `before…` trigger: its answer, or its refusal as the caller's error.

@@ -49,7 +49,9 @@ package struct OperationRunner: Sendable {
         // A caller without a session token resolves without a read; only a token is worth resolving (and
         // caching) before the services ask, so that they ask once.
         let context = context.sessionToken == nil ? context : try await callers.resolving(context)
-        if functions.functions.hasTriggers { return try await runWithTriggers(operation, context: context) }
+        if functions.functions.hasTriggers || !context.app.webhooks.triggers.isEmpty {
+            return try await runWithTriggers(operation, context: context)
+        }
         return try await perform(operation, context: context)
     }
 

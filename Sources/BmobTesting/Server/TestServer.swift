@@ -49,6 +49,7 @@ package final class TestServer: Sendable {
     ///   - providers: where SMS codes and mails go (a ``RecordingMessageProvider``, say); by default the
     ///     development outbox in the data folder (read it with ``outbox()``).
     ///   - security: the test app's security policy, when a fresh data folder gets one (defaults otherwise).
+    ///   - webhooks: the test app's webhooks, likewise.
     ///   - functions: the Swift cloud functions the server runs.
     ///   - configure: changes to the configuration (limits, timeouts, loops) before start.
     package static func start(
@@ -60,6 +61,7 @@ package final class TestServer: Sendable {
         authValidators: AuthDataValidators? = nil,
         functions: CloudFunctions = CloudFunctions(),
         security: AppSecurity = AppSecurity(),
+        webhooks: AppWebhooks = AppWebhooks(),
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let directory = dataDirectory ?? FileManager.default.temporaryDirectory
@@ -92,6 +94,7 @@ package final class TestServer: Sendable {
                 secretKey: secretKey,
                 authProviders: Dictionary(uniqueKeysWithValues: AuthPlatforms.known.map { ($0, ["type": "trust"]) }),
                 security: security,
+                webhooks: webhooks,
                 now: clock.nowSeconds
             )
         }

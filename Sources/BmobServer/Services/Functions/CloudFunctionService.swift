@@ -6,11 +6,14 @@ import Foundation
 /// value, its ``CloudFunctionError`` as that code, anything else as 310 with the cause in the log.
 package struct CloudFunctionService: Sendable {
     package let functions: CloudFunctions
+    /// Calls the apps' webhooks.
+    package let webhooks: WebhookClient
     let callers: CallerResolver
     let logger: Logger
 
-    package init(functions: CloudFunctions, callers: CallerResolver, logger: Logger) {
+    package init(functions: CloudFunctions, webhooks: WebhookClient, callers: CallerResolver, logger: Logger) {
         self.functions = functions
+        self.webhooks = webhooks
         self.callers = callers
         self.logger = logger
     }
@@ -25,10 +28,23 @@ package struct CloudFunctionService: Sendable {
     package func call(
         name: String, params: [String: JSONValue], paramsAsStrings: Bool, context: AppContext
     ) async throws -> JSONValue {
-        guard name.utf8.count <= Self.maximumNameBytes, let function = functions[name] else {
+        guard name.utf8.count <= Self.maximumNameBytes else {
             throw BmobAPIError(.invalidCloudCodeName, "no cloud function named '\(name.prefix(Self.maximumNameBytes))'")
         }
         let caller = try await callers.caller(context)
+        guard let function = functions[name] else {
+            guard let url = context.app.webhooks.functions[name] else {
+                throw BmobAPIError(.invalidCloudCodeName, "no cloud function named '\(name)'")
+            }
+            let payload: JSONValue = [
+                "function": .string(name), "params": .object(paramsAsStrings ? params.mapValues(Self.stringified) : params),
+                "user": caller.userId.map { ["objectId": .string($0)] } ?? .null, "master": .bool(caller == .master),
+            ]
+            let answer = try await webhooks.call(
+                url, payload: payload, secret: context.app.webhooks.secret, what: "function \(name)")
+            if case .value(_, let value) = answer { return value }
+            return .null
+        }
         let request = CloudFunctionRequest(
             name: name, params: paramsAsStrings ? params.mapValues(Self.stringified) : params, userId: caller.userId,
             isMaster: caller == .master, applicationId: context.app.applicationId,
