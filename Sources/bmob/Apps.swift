@@ -10,6 +10,10 @@ extension BmobCommand {
             usage: bmob apps create --data DIR --name NAME [--app-id ID] [--rest-key K] [--master-key M] [--secret-key S]
                                    [--database postgres://…]
                    bmob apps list --data DIR [--database postgres://…]
+                   bmob apps webhooks --data DIR --app-id ID [--set JSON] [--database postgres://…]
+            'webhooks' prints the app's webhooks, or with --set replaces them: {"functions": {"<name>": "<url>"},
+            "triggers": {"<Class>": {"beforeSave": "<url>", …}}, "secret": "<16+ characters>"} (a missing secret keeps
+            the app's, or gets a random one). Servers read webhooks when they start.
             With --database (or BMOB_DATABASE) the apps live in that PostgreSQL database, which every node reads;
             otherwise in DIR/apps.json.
 
@@ -21,11 +25,13 @@ extension BmobCommand {
                 return try create(arguments.dropFirst())
             case "list":
                 return try list(arguments.dropFirst())
+            case "webhooks":
+                return try webhooks(arguments.dropFirst())
             case "--help", "-h", "help":
                 print(usage, terminator: "")
                 return 0
             default:
-                throw UsageError("expected 'apps create' or 'apps list'")
+                throw UsageError("expected 'apps create', 'apps list' or 'apps webhooks'")
             }
         }
 
@@ -53,6 +59,31 @@ extension BmobCommand {
             guard let data = flags["--data"] else { throw UsageError("apps list needs --data DIR") }
             let apps = try AppRegistry(dataDirectory: data, storage: try storage(flags)).load()
             print(JSONValue.array(apps.map(\.json)).jsonString)
+            return 0
+        }
+
+        private static func webhooks(_ arguments: ArraySlice<String>) throws -> Int32 {
+            let flags = try CommandLineArguments(arguments, allowed: ["--data", "--app-id", "--set", "--database"])
+            guard let data = flags["--data"] else { throw UsageError("apps webhooks needs --data DIR") }
+            guard let applicationId = flags["--app-id"] else { throw UsageError("apps webhooks needs --app-id ID") }
+            let registry = AppRegistry(dataDirectory: data, storage: try storage(flags))
+            guard let text = flags["--set"] else {
+                guard let app = try registry.load().first(where: { $0.applicationId == applicationId }) else {
+                    throw ConfigurationError("no app with id '\(applicationId)'")
+                }
+                print(app.webhooks.json.jsonString)
+                return 0
+            }
+            guard case .object(var members)? = try? JSONParser.parse(Array(text.utf8)) else {
+                throw UsageError("--set: expected a JSON object")
+            }
+            let app = try registry.update(applicationId: applicationId) { app in
+                if members["secret"] == nil {
+                    members["secret"] = .string(app.webhooks.secret.isEmpty ? AppKeys.makeKey() : app.webhooks.secret)
+                }
+                app.webhooks = try AppWebhooks(json: .object(members))
+            }
+            print(app.webhooks.json.jsonString)
             return 0
         }
 

@@ -96,6 +96,38 @@ import Glibc
         #expect(duplicate.stderr.contains("already exists"))
     }
 
+    @Test func appsWebhooksSetsPrintsAndRefusesBadWebhooks() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        #expect(try run(["apps", "create", "--data", data, "--name", "Demo", "--app-id", "demo"]).status == 0)
+        let empty = try run(["apps", "webhooks", "--data", data, "--app-id", "demo"])
+        #expect(empty.status == 0)
+        #expect(try JSONParser.parse(empty.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["functions"] == [:])
+
+        let hooks = #"{"functions": {"greet": "https://hooks.example.com/greet"}, "triggers": {"Score": {"beforeSave": "http://127.0.0.1:9000/s"}}}"#
+        let set = try run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", hooks])
+        #expect(set.status == 0)
+        let printed = try JSONParser.parse(set.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(printed["functions"]?["greet"] == "https://hooks.example.com/greet")
+        #expect(printed["triggers"]?["Score"]?["beforeSave"] == "http://127.0.0.1:9000/s")
+        // A secret was made, and stays when the webhooks change again.
+        let secret = try #require(printed["secret"]?.stringValue)
+        #expect(secret.count >= 16)
+        let again = try run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", #"{"functions": {}}"#])
+        #expect(try JSONParser.parse(again.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["secret"]?.stringValue == secret)
+        // The keys are untouched, and the list shows the webhooks.
+        let listed = try JSONParser.parse(try run(["apps", "list", "--data", data]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(listed.arrayValue?.first?["applicationId"] == "demo")
+        #expect(listed.arrayValue?.first?["webhooks"]?["secret"]?.stringValue == secret)
+
+        let bad = try run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", #"{"functions": {"f": "ftp://x"}}"#])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("http://"))
+        let unknown = try run(["apps", "webhooks", "--data", data, "--app-id", "nope", "--set", "{}"])
+        #expect(unknown.status == 1)
+        #expect(try run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", "[1]"]).status == 2)
+    }
+
     @Test func appsListOfAnEmptyFolderIsAnEmptyArray() throws {
         let listed = try run(["apps", "list", "--data", temporaryDirectory()])
         #expect(listed.status == 0)

@@ -197,6 +197,45 @@ package struct AppRegistry: Sendable {
         }
     }
 
+    /// Changes the app `applicationId` with `change` and saves it (its keys and id cannot change). A running
+    /// server reads an app's settings when it starts.
+    ///
+    /// - Throws: ``ConfigurationError`` for an unknown app, or what `change` throws.
+    package func update(applicationId: String, _ change: (inout App) throws -> Void) throws -> App {
+        func changed(_ app: App) throws -> App {
+            var copy = app
+            try change(&copy)
+            copy.applicationId = app.applicationId
+            copy.restKey = app.restKey
+            copy.masterKey = app.masterKey
+            copy.secretKey = app.secretKey
+            return copy
+        }
+        if let appTable {
+            guard let app = try load().first(where: { $0.applicationId == applicationId }) else {
+                throw ConfigurationError("no app with id '\(applicationId)'")
+            }
+            let updated = try changed(app)
+            let found: Bool
+            do {
+                found = try appTable.update(applicationId: applicationId, document: updated.json.jsonString)
+            } catch {
+                throw ConfigurationError("cannot update the app in the database (\(error))")
+            }
+            guard found else { throw ConfigurationError("no app with id '\(applicationId)'") }
+            return updated
+        }
+        return try withExclusiveLock {
+            var apps = try load()
+            guard let index = apps.firstIndex(where: { $0.applicationId == applicationId }) else {
+                throw ConfigurationError("no app with id '\(applicationId)'")
+            }
+            apps[index] = try changed(apps[index])
+            try save(apps)
+            return apps[index]
+        }
+    }
+
     /// Serialises read-modify-write of `apps.json` across processes (two `bmob apps create` at once).
     private func withExclusiveLock<T>(_ body: () throws -> T) throws -> T {
         let fd = open(dataDirectory + "/apps.lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)

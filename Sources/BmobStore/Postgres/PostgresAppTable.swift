@@ -38,6 +38,18 @@ package struct PostgresAppTable: Sendable {
         }
     }
 
+    /// Replaces an app's document.
+    ///
+    /// - Returns: Whether the app exists.
+    /// - Throws: ``StoreError``.
+    package func update(applicationId: String, document: String) throws -> Bool {
+        try withTable { connection in
+            try connection.run(
+                #"UPDATE "bmob-registry"."apps" SET document = ? WHERE applicationId = ?"#,
+                [.text(document), .text(applicationId)]) == 1
+        }
+    }
+
     /// A value that changes whenever an app is added: the number of apps and the newest creation time.
     ///
     /// - Throws: ``StoreError``.
