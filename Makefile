@@ -23,7 +23,8 @@ serve: bootstrap
 ## with scripts/postgres.sh before the tests, so that none waits for it, and stops at the end). The first pass runs
 ## everything on SQLite; the second runs the store, server and SDK end-to-end suites again on PostgreSQL, with the
 ## PostgreSQL-only suites (BMOB_TEST_ENGINE=postgres): protocol timeouts (headers, bodies, pings,
-## heartbeats, close deadlines, handshake lifetimes) are tested on a manual loop clock, not waited for.
+## heartbeats, close deadlines, handshake lifetimes) are tested on a manual loop clock, not waited for. Last,
+## Examples/CustomServer is built against the public BmobServer API and run (scripts/example-check.sh).
 test:
 	@scripts/bootstrap.sh test
 	$(SWIFT) build --build-tests
@@ -31,7 +32,8 @@ test:
 	export BMOB_TEST_POSTGRES_URL="$$(BMOB_POSTGRES_FAST=1 scripts/postgres.sh start)" || exit 1; \
 	$(SWIFT) test --skip-build || status=$$?; \
 	BMOB_TEST_ENGINE=postgres $(SWIFT) test --skip-build --filter 'BmobStoreTests|BmobServerTests|EndToEndTests' || status=$$?; \
-	scripts/postgres.sh stop >/dev/null 2>&1 || true; exit $$status
+	scripts/postgres.sh stop >/dev/null 2>&1 || true; \
+	scripts/example-check.sh || status=$$?; exit $$status
 
 ## Benchmarks side by side with their references; writes BENCHMARKS.md.
 bench:

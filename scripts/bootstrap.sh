@@ -32,7 +32,7 @@ as_root() {
 case "$(uname -s)" in
 Linux)
     packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev)
-    [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl postgresql pgbouncer)
+    [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl postgresql pgbouncer curl)
     [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv valgrind postgresql)
     [ "$want_cluster" = 1 ] && packages+=(postgresql nginx-light curl)
     missing=()

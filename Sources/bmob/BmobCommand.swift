@@ -38,7 +38,7 @@ enum BmobCommand {
     private static func run(_ arguments: [String]) async throws -> Int32 {
         switch arguments.first {
         case "serve":
-            return try await Serve.run(arguments.dropFirst())
+            return try await ServeCommand.run(arguments.dropFirst())
         case "apps":
             return try Apps.run(arguments.dropFirst())
         case "migrate":

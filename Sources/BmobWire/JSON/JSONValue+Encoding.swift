@@ -1,6 +1,6 @@
 extension JSONValue {
     /// The compact JSON text of this value, with object keys in sorted order so output is deterministic.
-    package var jsonString: String {
+    public var jsonString: String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(64)
         appendJSON(to: &bytes)

@@ -2,7 +2,7 @@
 ///
 /// Integers and floating-point numbers are kept apart so that 64-bit counters survive a round trip;
 /// ``doubleValue`` reads either as a `Double`.
-package enum JSONValue: Sendable, Hashable {
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -14,7 +14,7 @@ package enum JSONValue: Sendable, Hashable {
 
 extension JSONValue {
     /// The value as a `Double` when it is a number of either kind.
-    package var doubleValue: Double? {
+    public var doubleValue: Double? {
         switch self {
         case .int(let value): Double(value)
         case .double(let value): value
@@ -23,7 +23,7 @@ extension JSONValue {
     }
 
     /// The value as an `Int64` when it is an integer, or a double with no fractional part that fits.
-    package var int64Value: Int64? {
+    public var int64Value: Int64? {
         switch self {
         case .int(let value): value
         case .double(let value): Int64(exactly: value)
@@ -31,19 +31,19 @@ extension JSONValue {
         }
     }
 
-    package var stringValue: String? {
+    public var stringValue: String? {
         if case .string(let value) = self { value } else { nil }
     }
 
-    package var boolValue: Bool? {
+    public var boolValue: Bool? {
         if case .bool(let value) = self { value } else { nil }
     }
 
-    package var arrayValue: [JSONValue]? {
+    public var arrayValue: [JSONValue]? {
         if case .array(let value) = self { value } else { nil }
     }
 
-    package var objectValue: [String: JSONValue]? {
+    public var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { value } else { nil }
     }
 
@@ -52,7 +52,7 @@ extension JSONValue {
     }
 
     /// The member `key` of an object, or `nil` for other values and missing keys.
-    package subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { members[key] } else { nil }
     }
 }
@@ -61,13 +61,13 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral,
     ExpressibleByDictionaryLiteral
 {
-    package init(nilLiteral: ()) { self = .null }
-    package init(booleanLiteral value: Bool) { self = .bool(value) }
-    package init(integerLiteral value: Int64) { self = .int(value) }
-    package init(floatLiteral value: Double) { self = .double(value) }
-    package init(stringLiteral value: String) { self = .string(value) }
-    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    package init(dictionaryLiteral elements: (String, JSONValue)...) {
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

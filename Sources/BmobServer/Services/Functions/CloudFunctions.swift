@@ -1,26 +1,26 @@
-package import BmobWire
+public import BmobWire
 
 /// The Swift cloud functions a server runs, by name (`POST /1/functions/<name>`, native `/8/functions`), and its
 /// triggers, by event and class (``TriggerEvent``), which every door runs since they hang off the operation layer.
 ///
 /// A function takes a ``CloudFunctionRequest`` and answers a JSON value (the `result` clients receive); it may
 /// throw a ``CloudFunctionError`` to answer a Bmob code of its own; any other error answers 310 and is logged.
-package struct CloudFunctions: Sendable {
+public struct CloudFunctions: Sendable {
     /// A function's body.
-    package typealias Body = @Sendable (CloudFunctionRequest) async throws -> JSONValue
+    public typealias Body = @Sendable (CloudFunctionRequest) async throws -> JSONValue
 
     /// A trigger's body: `nil` to let the operation go as it is, or what the event allows it to answer (see
     /// ``TriggerEvent``); a ``CloudFunctionError`` refuses a `before…` operation with its code.
-    package typealias TriggerBody = @Sendable (TriggerRequest) async throws -> JSONValue?
+    public typealias TriggerBody = @Sendable (TriggerRequest) async throws -> JSONValue?
 
     private var functions: [String: Body] = [:]
     private var triggers: [String: TriggerBody] = [:]
 
     /// No functions.
-    package init() {}
+    public init() {}
 
     /// Adds (or replaces) the function `name`.
-    package mutating func register(_ name: String, _ body: @escaping Body) {
+    public mutating func register(_ name: String, _ body: @escaping Body) {
         functions[name] = body
     }
 
@@ -30,7 +30,7 @@ package struct CloudFunctions: Sendable {
     }
 
     /// Adds (or replaces) the trigger for `event` on `className`.
-    package mutating func on(_ event: TriggerEvent, className: String, _ body: @escaping TriggerBody) {
+    public mutating func on(_ event: TriggerEvent, className: String, _ body: @escaping TriggerBody) {
         triggers[Self.key(event, className)] = body
     }
 

@@ -1,6 +1,6 @@
 /// When a trigger runs, around an operation on a class: `before…` triggers may change or refuse it, `after…`
 /// triggers see its outcome, outside the write's transaction.
-package enum TriggerEvent: String, Sendable, CaseIterable {
+public enum TriggerEvent: String, Sendable, CaseIterable {
     /// Before a create or an update is written; may change the fields (by answering an object of fields to set) or
     /// refuse the write.
     case beforeSave
@@ -24,7 +24,7 @@ package enum TriggerEvent: String, Sendable, CaseIterable {
     case afterLogout
 
     /// Whether the trigger runs after the operation, detached from the request (its failures are logged).
-    package var isAfter: Bool {
+    public var isAfter: Bool {
         switch self {
         case .afterSave, .afterDelete, .afterLogin, .afterLogout: true
         default: false

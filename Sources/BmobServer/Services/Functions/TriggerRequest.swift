@@ -1,26 +1,26 @@
-package import BmobWire
+public import BmobWire
 
 /// What a trigger is told: the event, the class, the object (or query, or results) and who acts.
-package struct TriggerRequest: Sendable {
+public struct TriggerRequest: Sendable {
     /// When the trigger runs.
-    package var event: TriggerEvent
+    public var event: TriggerEvent
     /// The class (`_User` for the login triggers).
-    package var className: String
+    public var className: String
     /// `beforeSave`: the fields being written (operations such as `Increment` as sent); `afterSave`, the delete
     /// triggers and the login triggers: the stored object, rendered as the master key sees it.
-    package var object: [String: JSONValue]?
+    public var object: [String: JSONValue]?
     /// `beforeSave` of an update: the object as stored before it.
-    package var original: [String: JSONValue]?
+    public var original: [String: JSONValue]?
     /// `beforeFind`: the query's `where`, as the query compiled it (`nil`: every object).
     package var query: FindQuery?
     /// `afterFind`: the objects the query answers.
-    package var results: [JSONValue]?
+    public var results: [JSONValue]?
     /// The caller's user id, when the request carried a valid session.
-    package var userId: String?
+    public var userId: String?
     /// Whether the request carried the master key.
-    package var isMaster: Bool
+    public var isMaster: Bool
     /// The app.
-    package var applicationId: String
+    public var applicationId: String
     /// The request's id, as the server's log names it.
-    package var requestId: String
+    public var requestId: String
 }

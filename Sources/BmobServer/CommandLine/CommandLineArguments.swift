@@ -1,9 +1,9 @@
 /// Flags of one command, parsed as `--name value` or `--name=value`; anything else is an error.
-struct CommandLineArguments {
-    private(set) var values: [String: String] = [:]
+package struct CommandLineArguments {
+    package private(set) var values: [String: String] = [:]
 
     /// Parses `arguments`, accepting only `allowed` flags.
-    init(_ arguments: ArraySlice<String>, allowed: Set<String>) throws(UsageError) {
+    package init(_ arguments: ArraySlice<String>, allowed: Set<String>) throws(UsageError) {
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
@@ -25,5 +25,5 @@ struct CommandLineArguments {
         }
     }
 
-    subscript(name: String) -> String? { values[name] }
+    package subscript(name: String) -> String? { values[name] }
 }

@@ -1,0 +1,78 @@
+import BmobIO
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A Bmob server binary of one's own: `bmob serve` with Swift cloud functions and triggers.
+///
+/// ```swift
+/// import BmobServer
+///
+/// var functions = CloudFunctions()
+/// functions.register("hello") { request in
+///     .string("Hello, \(request.params["name"]?.stringValue ?? "world")")
+/// }
+/// functions.on(.beforeSave, className: "Score") { request in
+///     guard let points = request.object?["points"]?.int64Value, points >= 0 else {
+///         throw CloudFunctionError(code: 142, message: "points cannot be negative")
+///     }
+///     return nil
+/// }
+/// BmobServe.main(functions: functions)
+/// ```
+///
+/// The binary takes every option of `bmob serve` (flags, `BMOB_*` variables, `--config`), and stops gracefully on
+/// SIGINT and SIGTERM.
+public enum BmobServe {
+    /// Runs the server with `functions` until SIGINT or SIGTERM, then exits the process: status 0 after a graceful
+    /// stop, 1 when the server cannot start, 2 for a bad command line. Call it from top-level code, before any
+    /// thread is started: it blocks the stop signals first, so that every thread inherits the mask and only the
+    /// server's watcher receives them.
+    ///
+    /// - Parameters:
+    ///   - functions: the Swift cloud functions and triggers to serve.
+    ///   - arguments: the command line without the program's name (by default the process's own).
+    public static func main(functions: CloudFunctions, arguments: [String] = Array(CommandLine.arguments.dropFirst()))
+        -> Never
+    {
+        SignalWatcher.block([SIGINT, SIGTERM])
+        let outcome = Outcome()
+        // Detached: the calling thread blocks below until the server has stopped.
+        Task.detached {
+            let status: Int32
+            do {
+                status = try await ServeCommand.run(arguments[...], functions: functions)
+            } catch let error as UsageError {
+                printError("\(error.message)\n\(ServeCommand.usage)")
+                status = 2
+            } catch {
+                printError("\(error)")
+                status = 1
+            }
+            outcome.done.withLock {
+                outcome.status = status
+                outcome.done.broadcast()
+            }
+        }
+        let status = outcome.done.withLock { () -> Int32 in
+            while outcome.status == nil { outcome.done.wait() }
+            return outcome.status!
+        }
+        exit(status)
+    }
+
+    /// The exit status, handed from the server's task to the waiting thread.
+    private final class Outcome: @unchecked Sendable {
+        // Invariant: `status` is written once inside `done.withLock` and read under the same lock.
+        let done = ConditionLock()
+        var status: Int32?
+    }
+
+    private static func printError(_ text: String) {
+        fflush(nil)
+        _ = (text + "\n").utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+    }
+}

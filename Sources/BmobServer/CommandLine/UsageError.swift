@@ -1,0 +1,10 @@
+/// A command line that cannot run; printed with the command's usage, exit status 2.
+package struct UsageError: Error, CustomStringConvertible {
+    package var message: String
+
+    package init(_ message: String) {
+        self.message = message
+    }
+
+    package var description: String { message }
+}
