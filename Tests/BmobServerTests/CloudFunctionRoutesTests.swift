@@ -13,6 +13,24 @@ import Testing
              "master": .bool(request.isMaster), "app": .string(request.applicationId)]
         }
         functions.register("refuse") { _ in throw CloudFunctionError(code: 142, message: "not today") }
+        functions.register("visibleNotes") { request in .int(Int64(try await request.data.find("Note").count)) }
+        functions.register("allNotes") { request in .int(Int64(try await request.data.asMaster.find("Note").count)) }
+        functions.register("addNote") { request in
+            let objectId = try await request.data.create("Note", ["title": request.params["title"] ?? "untitled"])
+            return .object(try await request.data.get("Note", objectId: objectId))
+        }
+        functions.register("readNote") { request in
+            .object(try await request.data.get("Note", objectId: request.params["id"]?.stringValue ?? ""))
+        }
+        functions.register("typed") { request in
+            struct Input: Decodable {
+                let name: String
+                let times: Int
+            }
+            let input = try request.params(as: Input.self)
+            request.log("repeating \(input.name)")
+            return .string(String(repeating: input.name, count: input.times))
+        }
         functions.register("crash") { _ in
             struct Secret: Error { let detail = "internal detail" }
             throw Secret()
@@ -60,6 +78,40 @@ import Testing
         try await withFunctionServer { server in
             let native = try await NativeTestClient(server).call("functions", ["data": ["_e": "echo", "n": 42, "b": false]])
             #expect(native.data["results"]?["params"] == ["n": "42", "b": "false"])
+        }
+    }
+
+    @Test("the data API runs as the caller (ACL applied) or as master; typed parameters decode or answer 107")
+    func dataAndTypedParameters() async throws {
+        try await withFunctionServer { server in
+            let (ownerId, owner) = try await server.signUpUser("owner", password: "secret123")
+            let (_, other) = try await server.signUpUser("other", password: "secret123")
+            let ownerHeaders = [("X-Bmob-Session-Token", owner)]
+            let otherHeaders = [("X-Bmob-Session-Token", other)]
+            let secret = try await server.call(
+                "POST", "/1/classes/Note", json: ["title": "mine", "ACL": .object([ownerId: ["read": true, "write": true]])],
+                headers: ownerHeaders)
+            let secretId = try #require(secret.json?["objectId"]?.stringValue)
+            _ = try await server.call("POST", "/1/classes/Note", json: ["title": "public"])
+
+            #expect(try await server.call("POST", "/1/functions/visibleNotes", json: [:], headers: otherHeaders).json?["result"] == 1)
+            #expect(try await server.call("POST", "/1/functions/visibleNotes", json: [:], headers: ownerHeaders).json?["result"] == 2)
+            #expect(try await server.call("POST", "/1/functions/allNotes", json: [:], headers: otherHeaders).json?["result"] == 2)
+            let hidden = try await server.call(
+                "POST", "/1/functions/readNote", json: ["id": .string(secretId)], headers: otherHeaders)
+            #expect(hidden.json?["code"] == 101)
+            let seen = try await server.call(
+                "POST", "/1/functions/readNote", json: ["id": .string(secretId)], headers: ownerHeaders)
+            #expect(seen.json?["result"]?["title"] == "mine")
+
+            let added = try await server.call("POST", "/1/functions/addNote", json: ["title": "from a function"])
+            #expect(added.json?["result"]?["title"] == "from a function")
+            #expect(added.json?["result"]?["objectId"]?.stringValue?.isEmpty == false)
+
+            let typed = try await server.call("POST", "/1/functions/typed", json: ["name": "ab", "times": 3])
+            #expect(typed.json?["result"] == "ababab")
+            let untyped = try await server.call("POST", "/1/functions/typed", json: ["name": "ab"])
+            #expect(untyped.json?["code"] == 107)
         }
     }
 

@@ -185,7 +185,7 @@ extension OperationRunner {
         TriggerRequest(
             event: event, className: className, object: object, userId: context.caller?.userId,
             isMaster: context.caller == .master || context.isMaster, applicationId: context.app.applicationId,
-            requestId: context.trace?.requestId ?? "-")
+            requestId: context.trace?.requestId ?? "-", data: CloudData(runner: self, context: context))
     }
 
     /// The object as stored, read as the master key (the operation itself then checks the caller's rights).

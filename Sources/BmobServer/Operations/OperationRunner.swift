@@ -159,7 +159,8 @@ package struct OperationRunner: Sendable {
             return .done
         case .callFunction(let name, let params, let paramsAsStrings):
             return .functionResult(
-                try await functions.call(name: name, params: params, paramsAsStrings: paramsAsStrings, context: context))
+                try await functions.call(
+                    name: name, params: params, paramsAsStrings: paramsAsStrings, context: context, runner: self))
         case .signFileURLs(let references, let expiresIn):
             return .document(try await files.signedURLs(references, expiresIn: expiresIn, context: context))
         case .planUpload(let filename, let size, let resume):

@@ -1,4 +1,5 @@
 public import BmobWire
+import Foundation
 
 /// One call of a cloud function: its name, its parameters, and who called.
 public struct CloudFunctionRequest: Sendable {
@@ -15,4 +16,24 @@ public struct CloudFunctionRequest: Sendable {
     public var applicationId: String
     /// The request's id, as the server's log names it.
     public var requestId: String
+    /// The app's data, as the caller sees it (``CloudData/asMaster`` for the master key's view).
+    public var data: CloudData
+    package var logger: Logger
+
+    /// The parameters decoded as `T` (a `Decodable` struct whose properties name the parameters).
+    ///
+    /// - Throws: ``CloudFunctionError`` 107 naming what does not decode; a function that lets it escape answers the
+    ///   client with it.
+    public func params<T: Decodable>(as type: T.Type) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(JSONValue.object(params).jsonBytes))
+        } catch {
+            throw CloudFunctionError(code: 107, message: "the parameters do not fit \(T.self): \(error)")
+        }
+    }
+
+    /// Writes `message` to the server's log, with the request's id and the function's name.
+    public func log(_ message: String) {
+        logger.info("cloud function \(name): \(message)", metadata: ["requestId": requestId])
+    }
 }

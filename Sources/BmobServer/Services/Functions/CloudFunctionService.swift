@@ -26,7 +26,7 @@ package struct CloudFunctionService: Sendable {
     /// - Throws: ``BmobAPIError`` 311 for a function the server does not have, the function's own code, 310 for
     ///   any other failure of the function.
     package func call(
-        name: String, params: [String: JSONValue], paramsAsStrings: Bool, context: AppContext
+        name: String, params: [String: JSONValue], paramsAsStrings: Bool, context: AppContext, runner: OperationRunner
     ) async throws -> JSONValue {
         guard name.utf8.count <= Self.maximumNameBytes else {
             throw BmobAPIError(.invalidCloudCodeName, "no cloud function named '\(name.prefix(Self.maximumNameBytes))'")
@@ -48,7 +48,7 @@ package struct CloudFunctionService: Sendable {
         let request = CloudFunctionRequest(
             name: name, params: paramsAsStrings ? params.mapValues(Self.stringified) : params, userId: caller.userId,
             isMaster: caller == .master, applicationId: context.app.applicationId,
-            requestId: context.trace?.requestId ?? "-")
+            requestId: context.trace?.requestId ?? "-", data: CloudData(runner: runner, context: context), logger: logger)
         let started = ContinuousClock.now
         do {
             let result = try await function(request)

@@ -23,4 +23,6 @@ public struct TriggerRequest: Sendable {
     public var applicationId: String
     /// The request's id, as the server's log names it.
     public var requestId: String
+    /// The app's data, as the caller sees it (``CloudData/asMaster`` for the master key's view).
+    public var data: CloudData
 }
