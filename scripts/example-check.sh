@@ -6,7 +6,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Unset: the root package refuses its strict (unsafe) flags when it is a dependency.
 unset BMOB_STRICT
-swift build --package-path Examples/CustomServer
+# SwiftPM may keep a stale list of this package's sources in the example's build folder after files were added
+# here: one clean rebuild then.
+swift build --package-path Examples/CustomServer || {
+    rm -rf Examples/CustomServer/.build
+    swift build --package-path Examples/CustomServer
+}
 binary="$(swift build --package-path Examples/CustomServer --show-bin-path)/custom-server"
 work="$(mktemp -d)"
 trap 'kill -9 "${pid:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT

@@ -52,7 +52,6 @@ enum BmobCommand {
     }
 
     static func printError(_ text: String) {
-        fflush(nil)
-        _ = (text + "\n").utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        BlockingMain.printError(text)
     }
 }

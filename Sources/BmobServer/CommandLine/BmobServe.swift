@@ -39,40 +39,16 @@ public enum BmobServe {
         -> Never
     {
         SignalWatcher.block([SIGINT, SIGTERM])
-        let outcome = Outcome()
-        // Detached: the calling thread blocks below until the server has stopped.
-        Task.detached {
-            let status: Int32
+        BlockingMain.run {
             do {
-                status = try await ServeCommand.run(arguments[...], functions: functions)
+                return try await ServeCommand.run(arguments[...], functions: functions)
             } catch let error as UsageError {
-                printError("\(error.message)\n\(ServeCommand.usage)")
-                status = 2
+                BlockingMain.printError("\(error.message)\n\(ServeCommand.usage)")
+                return 2
             } catch {
-                printError("\(error)")
-                status = 1
-            }
-            outcome.done.withLock {
-                outcome.status = status
-                outcome.done.broadcast()
+                BlockingMain.printError("\(error)")
+                return 1
             }
         }
-        let status = outcome.done.withLock { () -> Int32 in
-            while outcome.status == nil { outcome.done.wait() }
-            return outcome.status!
-        }
-        exit(status)
-    }
-
-    /// The exit status, handed from the server's task to the waiting thread.
-    private final class Outcome: @unchecked Sendable {
-        // Invariant: `status` is written once inside `done.withLock` and read under the same lock.
-        let done = ConditionLock()
-        var status: Int32?
-    }
-
-    private static func printError(_ text: String) {
-        fflush(nil)
-        _ = (text + "\n").utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
     }
 }
