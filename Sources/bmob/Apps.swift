@@ -13,7 +13,7 @@ extension BmobCommand {
                    bmob apps webhooks --data DIR --app-id ID [--set JSON] [--database postgres://…]
             'webhooks' prints the app's webhooks, or with --set replaces them: {"functions": {"<name>": "<url>"},
             "triggers": {"<Class>": {"beforeSave": "<url>", …}}, "secret": "<16+ characters>"} (a missing secret keeps
-            the app's, or gets a random one). Servers read webhooks when they start.
+            the app's, or gets a random one). Running servers take them within a second.
             With --database (or BMOB_DATABASE) the apps live in that PostgreSQL database, which every node reads;
             otherwise in DIR/apps.json.
 

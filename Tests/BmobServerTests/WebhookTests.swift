@@ -154,6 +154,28 @@ import FoundationNetworking
         }
     }
 
+    @Test("webhooks changed while the server runs (bmob apps webhooks) apply within seconds, without a restart")
+    func changedWhileRunning() async throws {
+        try await withReceiver({ _ in AppWebhooks() }) { server, receiver in
+            #expect(try await server.call("POST", "/1/functions/echo", json: [:]).json?["code"] == 311)
+            let registry = AppRegistry(
+                dataDirectory: server.dataDirectory.path, storage: server.server.context.configuration.storage)
+            let webhooks = functions(receiver)
+            _ = try await withoutBlockingThePool {
+                try registry.update(applicationId: TestServer.applicationId) { $0.webhooks = webhooks }
+            }
+            var answer: JSONValue?
+            for _ in 0..<100 {
+                answer = try await server.call("POST", "/1/functions/echo", json: ["n": 1]).json
+                if answer?["result"] != nil { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(answer?["result"]?["params"] == ["n": 1])
+            // The keys are the app's own still.
+            #expect(try await server.call("GET", "/1/classes/Anything").status == 200)
+        }
+    }
+
     @Test("apps.json webhooks: read back as written; bad URLs, events and short secrets are refused")
     func configuration() throws {
         var webhooks = AppWebhooks()

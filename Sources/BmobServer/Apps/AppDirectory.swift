@@ -6,17 +6,21 @@ import Foundation
 ///
 /// Lookups are a dictionary read under a lock. An unknown id triggers a re-read of the apps (`apps.json`, or the
 /// database's app table on PostgreSQL; on the blocking pool, at most once a second), so apps created with
-/// `bmob apps create` while the server runs, on any node, are picked up without a restart.
+/// `bmob apps create` while the server runs, on any node, are picked up without a restart. A watcher checks the
+/// registry every second as well and hands changed settings (`bmob apps webhooks`, …) to the running apps.
 package final class AppDirectory: Sendable {
     private let registry: AppRegistry
     private let pool: ThreadPool
     /// Opens each app's store, on whichever engine the server was configured with.
     private let stores: StoreFactory
     private let lock = Lock()
-    // Invariant: `runtimes`, `lastReload`, `registryDate` and `closed` are read and written only under `lock`.
+    // Invariant: `runtimes`, `lastReload`, `registryDate`, `settingsDate` and `closed` are read and written only under
+    // `lock`.
     private nonisolated(unsafe) var runtimes: [String: AppRuntime] = [:]
     private nonisolated(unsafe) var lastReload = ContinuousClock.now
     private nonisolated(unsafe) var registryDate: String?
+    /// The registry's marker when the running apps last took their settings.
+    private nonisolated(unsafe) var settingsDate: String?
     private nonisolated(unsafe) var closed = false
 
     private init(registry: AppRegistry, pool: ThreadPool, stores: StoreFactory) {
@@ -43,7 +47,32 @@ package final class AppDirectory: Sendable {
             throw error
         }
         directory.lock.withLock { directory.registryDate = date }
+        directory.watchSettings()
         return directory
+    }
+
+    /// Every second until closed: when the registry changed, the running apps take their new settings (new apps
+    /// open on their first request, as before).
+    private func watchSettings() {
+        Task.detached { [weak self] in
+            while true {
+                try? await Task.sleep(for: .seconds(1))
+                guard let self, !self.lock.withLock({ self.closed }) else { return }
+                await self.refreshSettings()
+            }
+        }
+    }
+
+    private func refreshSettings() async {
+        let registry = self.registry
+        guard let (list, date) = try? await pool.run({ _ in (try registry.load(), registry.changeMarker()) }) else {
+            return
+        }
+        lock.withLock {
+            guard date != settingsDate else { return }
+            settingsDate = date
+            for app in list { runtimes[app.applicationId]?.update(app) }
+        }
     }
 
     private func openRuntime(_ app: App) async throws -> AppRuntime {

@@ -53,7 +53,7 @@ package struct AppRegistry: Sendable {
         }
     }
 
-    /// A value that changes when an app is added: the file's modification date, or the table's version.
+    /// A value that changes when an app is added or changed: the file's modification date, or the table's version.
     package func changeMarker() -> String? {
         if let appTable { return try? appTable.version() }
         return modificationDate().map { "\($0.timeIntervalSince1970)" }

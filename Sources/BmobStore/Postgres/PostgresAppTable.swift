@@ -50,14 +50,17 @@ package struct PostgresAppTable: Sendable {
         }
     }
 
-    /// A value that changes whenever an app is added: the number of apps and the newest creation time.
+    /// A value that changes whenever an app is added or changed: the number of apps and a digest of their
+    /// documents (the table holds a few apps, so the digest is cheap).
     ///
     /// - Throws: ``StoreError``.
     package func version() throws -> String {
         try withTable { connection in
-            try connection.firstRow(#"SELECT count(*), COALESCE(max(createdAt), 0) FROM "bmob-registry"."apps""#) {
-                "\($0.int64(0)):\($0.int64(1))"
-            } ?? "0:0"
+            try connection.firstRow(
+                #"SELECT count(*), md5(COALESCE(string_agg(document, '' ORDER BY applicationId), '')) FROM "bmob-registry"."apps""#
+            ) {
+                "\($0.int64(0)):\($0.text(1) ?? "")"
+            } ?? "0:"
         }
     }
 
