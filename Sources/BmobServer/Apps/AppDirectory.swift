@@ -6,21 +6,24 @@ import Foundation
 ///
 /// Lookups are a dictionary read under a lock. An unknown id triggers a re-read of the apps (`apps.json`, or the
 /// database's app table on PostgreSQL; on the blocking pool, at most once a second), so apps created with
-/// `bmob apps create` while the server runs, on any node, are picked up without a restart. A watcher checks the
-/// registry every second as well and hands changed settings (`bmob apps webhooks`, …) to the running apps.
+/// `bmob apps create` while the server runs, on any node, are picked up without a restart. Lookups also have the
+/// registry checked in the background, at most once a second, and changed settings (`bmob apps webhooks`, …) handed
+/// to the running apps: a server that gets no requests reads nothing.
 package final class AppDirectory: Sendable {
     private let registry: AppRegistry
     private let pool: ThreadPool
     /// Opens each app's store, on whichever engine the server was configured with.
     private let stores: StoreFactory
     private let lock = Lock()
-    // Invariant: `runtimes`, `lastReload`, `registryDate`, `settingsDate` and `closed` are read and written only under
-    // `lock`.
+    // Invariant: `runtimes`, `lastReload`, `registryDate`, `settingsDate`, `settingsCheckedAt`,
+    // `settingsCheckRunning` and `closed` are read and written only under `lock`.
     private nonisolated(unsafe) var runtimes: [String: AppRuntime] = [:]
     private nonisolated(unsafe) var lastReload = ContinuousClock.now
     private nonisolated(unsafe) var registryDate: String?
     /// The registry's marker when the running apps last took their settings.
     private nonisolated(unsafe) var settingsDate: String?
+    private nonisolated(unsafe) var settingsCheckedAt = ContinuousClock.now
+    private nonisolated(unsafe) var settingsCheckRunning = false
     private nonisolated(unsafe) var closed = false
 
     private init(registry: AppRegistry, pool: ThreadPool, stores: StoreFactory) {
@@ -46,23 +49,34 @@ package final class AppDirectory: Sendable {
             await directory.close()
             throw error
         }
-        directory.lock.withLock { directory.registryDate = date }
-        directory.watchSettings()
+        directory.lock.withLock {
+            directory.registryDate = date
+            directory.settingsDate = date
+        }
         return directory
     }
 
-    /// Every second until closed: when the registry changed, the running apps take their new settings (new apps
-    /// open on their first request, as before).
-    private func watchSettings() {
-        Task.detached { [weak self] in
-            while true {
-                try? await Task.sleep(for: .seconds(1))
-                guard let self, !self.lock.withLock({ self.closed }) else { return }
-                await self.refreshSettings()
+    /// Has the registry read in the background when the last check is a second old; never waits.
+    private func checkSettingsSoon() {
+        let due = lock.withLock {
+            guard !closed, !settingsCheckRunning, ContinuousClock.now - settingsCheckedAt >= .seconds(1) else {
+                return false
+            }
+            settingsCheckRunning = true
+            return true
+        }
+        guard due else { return }
+        Task.detached { [self] in
+            await refreshSettings()
+            lock.withLock {
+                settingsCheckedAt = .now
+                settingsCheckRunning = false
             }
         }
     }
 
+    /// When the registry changed, the running apps take their new settings (new apps open on their first request,
+    /// as before).
     private func refreshSettings() async {
         let registry = self.registry
         guard let (list, date) = try? await pool.run({ _ in (try registry.load(), registry.changeMarker()) }) else {
@@ -92,11 +106,13 @@ package final class AppDirectory: Sendable {
 
     /// The app with this id when its database is already open; never waits (for callers on an event loop).
     package func openedRuntime(id: String) -> AppRuntime? {
-        lock.withLock { runtimes[id] }
+        checkSettingsSoon()
+        return lock.withLock { runtimes[id] }
     }
 
     /// The app with this id, re-reading `apps.json` once if it is unknown and the file changed.
     package func runtime(id: String) async -> AppRuntime? {
+        checkSettingsSoon()
         let (found, mayReload): (AppRuntime?, Bool) = lock.withLock {
             if let runtime = runtimes[id] { return (runtime, false) }
             let due = !closed && ContinuousClock.now - lastReload >= .seconds(1)
