@@ -1,4 +1,5 @@
 import BmobServer
+import BmobStore
 import BmobTesting
 import BmobWire
 import Testing
@@ -104,9 +105,16 @@ import Testing
                 "POST", "/1/functions/readNote", json: ["id": .string(secretId)], headers: ownerHeaders)
             #expect(seen.json?["result"]?["title"] == "mine")
 
-            let added = try await server.call("POST", "/1/functions/addNote", json: ["title": "from a function"])
+            let added = try await server.call(
+                "POST", "/1/functions/addNote", json: ["title": "from a function"], headers: ownerHeaders)
             #expect(added.json?["result"]?["title"] == "from a function")
-            #expect(added.json?["result"]?["objectId"]?.stringValue?.isEmpty == false)
+            let addedId = try #require(added.json?["result"]?["objectId"]?.stringValue)
+            // The journal records the function as the door, and the user it acted for as the caller.
+            let runtime = try #require(await server.server.context.apps.runtime(id: TestServer.applicationId))
+            let journal = try await runtime.store.journal(after: 0, limit: 1000)
+            let entry = try #require(journal.first { $0.objectId == addedId })
+            #expect(entry.door == "function:addNote")
+            #expect(entry.caller == ownerId)
 
             let typed = try await server.call("POST", "/1/functions/typed", json: ["name": "ab", "times": 3])
             #expect(typed.json?["result"] == "ababab")

@@ -185,7 +185,8 @@ extension OperationRunner {
         TriggerRequest(
             event: event, className: className, object: object, userId: context.caller?.userId,
             isMaster: context.caller == .master || context.isMaster, applicationId: context.app.applicationId,
-            requestId: context.trace?.requestId ?? "-", data: CloudData(runner: self, context: context))
+            requestId: context.trace?.requestId ?? "-",
+            data: CloudData(runner: self, context: context, acting: "trigger:\(event.rawValue):\(className)"))
     }
 
     /// The object as stored, read as the master key (the operation itself then checks the caller's rights).

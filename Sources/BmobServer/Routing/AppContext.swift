@@ -31,8 +31,13 @@ package struct AppContext: Sendable {
     /// Who the journal records as the author of writes: the resolved caller's user id (`master` for the master
     /// key, none for an anonymous caller), and the front door (`rest`, `native`) beside it.
     package var journalAuthor: JournalAuthor {
-        JournalAuthor(caller: caller?.journalAuthor ?? (isMaster ? "master" : nil), door: frontDoor.rawValue)
+        JournalAuthor(
+            caller: caller?.journalAuthor ?? (isMaster ? "master" : nil), door: acting ?? frontDoor.rawValue)
     }
+
+    /// The cloud function or trigger whose data calls these are (`function:<name>`, `trigger:<event>:<Class>`):
+    /// the journal records it as the door, beside the caller it acts for.
+    package var acting: String?
 
     /// How objects are rendered for this app, with `_User` objects whole (dates, and a user's own login).
     package var renderer: ObjectRenderer {

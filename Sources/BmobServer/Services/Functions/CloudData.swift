@@ -11,9 +11,17 @@ public struct CloudData: Sendable {
     package let runner: OperationRunner
     package let context: AppContext
 
-    package init(runner: OperationRunner, context: AppContext) {
+    /// The data as `context`'s caller sees it, for the function or trigger `acting` (recorded in the journal).
+    package init(runner: OperationRunner, context: AppContext, acting: String) {
         self.runner = runner
+        var context = context
+        context.acting = acting
         self.context = context
+    }
+
+    private init(runner: OperationRunner, actingContext: AppContext) {
+        self.runner = runner
+        self.context = actingContext
     }
 
     /// The same data with the master key: no ACL or class permission applies.
@@ -22,7 +30,7 @@ public struct CloudData: Sendable {
         master.isMaster = true
         master.sessionToken = nil
         master.caller = .master
-        return CloudData(runner: runner, context: master)
+        return CloudData(runner: runner, actingContext: master)
     }
 
     /// The object `objectId` of `className` with its system fields.

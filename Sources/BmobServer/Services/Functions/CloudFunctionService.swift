@@ -48,7 +48,8 @@ package struct CloudFunctionService: Sendable {
         let request = CloudFunctionRequest(
             name: name, params: paramsAsStrings ? params.mapValues(Self.stringified) : params, userId: caller.userId,
             isMaster: caller == .master, applicationId: context.app.applicationId,
-            requestId: context.trace?.requestId ?? "-", data: CloudData(runner: runner, context: context), logger: logger)
+            requestId: context.trace?.requestId ?? "-", data: CloudData(runner: runner, context: context, acting: "function:\(name)"),
+            logger: logger)
         let started = ContinuousClock.now
         do {
             let result = try await function(request)
