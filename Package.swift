@@ -91,7 +91,7 @@ var targets: [Target] = [
     .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto", "BmobServerCodecs"]),
     .testTarget(name: "BmobCoreTests", dependencies: ["BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
     .testTarget(name: "BmobRealtimeTests", dependencies: ["BmobRealtime", "BmobCore", "BmobWire", "BmobCrypto", "BmobTesting", "BmobIO"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobCloud", "BmobTesting", "BmobWire", "BmobStore", "BmobServer", "BmobIO", "bmob-upload-client"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobCloud", "BmobTesting", "BmobWire", "BmobStore", "BmobServer", "bmob-upload-client"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire", "BmobServerCodecs"]),
     // Fixtures/ holds data files that the tests read from the source tree (the $regex differential corpus).

@@ -78,15 +78,18 @@ package final class AppDirectory: Sendable {
     /// When the registry changed, the running apps take their new settings (new apps open on their first request,
     /// as before).
     private func refreshSettings() async {
-        let registry = self.registry
-        guard let (list, date) = try? await pool.run({ _ in (try registry.load(), registry.changeMarker()) }) else {
-            return
-        }
+        guard let (list, date) = await readRegistry() else { return }
         lock.withLock {
             guard date != settingsDate else { return }
             settingsDate = date
             for app in list { runtimes[app.applicationId]?.update(app) }
         }
+    }
+
+    /// Every app and the registry's change marker, read on the blocking pool; `nil` when the registry cannot be read.
+    private func readRegistry() async -> ([App], String?)? {
+        let registry = self.registry
+        return try? await pool.run({ _ in (try registry.load(), registry.changeMarker()) })
     }
 
     private func openRuntime(_ app: App) async throws -> AppRuntime {
@@ -121,8 +124,7 @@ package final class AppDirectory: Sendable {
         }
         if let found { return found }
         guard mayReload else { return nil }
-        let registry = self.registry
-        guard let (list, date) = try? await pool.run({ _ in (try registry.load(), registry.changeMarker()) }),
+        guard let (list, date) = await readRegistry(),
             lock.withLock({ date != registryDate })
         else { return nil }
         for app in list where lock.withLock({ runtimes[app.applicationId] == nil }) {

@@ -167,15 +167,14 @@ extension OperationRunner {
     private func call(_ trigger: CloudFunctions.TriggerBody, _ asked: TriggerRequest) async throws -> JSONValue? {
         do {
             return try await trigger(asked)
-        } catch let error as CloudFunctionError {
-            throw BmobAPIError(BmobErrorCode(error.code), error.message)
-        } catch let error as BmobAPIError {
-            throw error
         } catch {
-            functions.logger.error(
-                "the \(asked.event.rawValue) trigger of \(asked.className) failed: \(error)",
-                metadata: ["requestId": asked.requestId])
-            throw BmobAPIError(.cloudCodeError, "the \(asked.event.rawValue) trigger of \(asked.className) failed")
+            let logger = functions.logger
+            throw CloudFunctionService.failure(error, what: "the \(asked.event.rawValue) trigger of \(asked.className)") {
+                cause in
+                logger.error(
+                    "the \(asked.event.rawValue) trigger of \(asked.className) failed: \(cause)",
+                    metadata: ["requestId": asked.requestId])
+            }
         }
     }
 

@@ -39,28 +39,19 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
         threads.shutdown(discard)
     }
 
+    /// Runs `body` without a transaction first (unless behind a pooler), then in one when it needs a snapshot; a
+    /// missing table reloads the catalog and runs it once more in a transaction.
     private func perform<T>(
         _ slot: Slot,
         ticket: StoreReadTicket,
         _ body: (SQLReadTransaction<PostgresConnection>) throws -> T
     ) throws -> T {
         do {
-            return try attempt(slot, ticket: ticket, autocommit: !configuration.behindTransactionPooler, body)
-        } catch let error as StoreError where error.code == .readNeedsSnapshot && !ticket.isCancelled {
-            return try attemptInTransaction(slot, ticket: ticket, body)
-        } catch let error as StoreError where error.postgresState == .undefinedTable && !ticket.isCancelled {
-            try refreshCatalog(slot)
-            return try attempt(slot, ticket: ticket, autocommit: false, body)
-        }
-    }
-
-    /// ``attempt(_:ticket:autocommit:_:)`` in a transaction, once more after a missing table.
-    private func attemptInTransaction<T>(
-        _ slot: Slot,
-        ticket: StoreReadTicket,
-        _ body: (SQLReadTransaction<PostgresConnection>) throws -> T
-    ) throws -> T {
-        do {
+            if !configuration.behindTransactionPooler {
+                do {
+                    return try attempt(slot, ticket: ticket, autocommit: true, body)
+                } catch let error as StoreError where error.code == .readNeedsSnapshot && !ticket.isCancelled {}
+            }
             return try attempt(slot, ticket: ticket, autocommit: false, body)
         } catch let error as StoreError where error.postgresState == .undefinedTable && !ticket.isCancelled {
             try refreshCatalog(slot)

@@ -79,6 +79,19 @@ extension EndToEnd {
             return files.filter { $0.pathExtension == "json" }
         }
 
+        /// The server's count of stored parts once it has stayed the same for 100 ms (at most 5 s): parts an
+        /// interrupted upload had in flight may still be landing.
+        static func settledPartCount(_ server: TestServer) async throws -> Int {
+            var count = server.server.fileUploads.partsReceived
+            for _ in 0..<50 {
+                try await Task.sleep(for: .milliseconds(100))
+                let now = server.server.fileUploads.partsReceived
+                if now == count { break }
+                count = now
+            }
+            return count
+        }
+
         /// The bytes and status of a GET of `url`.
         static func download(_ url: String) async throws -> (Data, Int) {
             let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: url)))
@@ -189,13 +202,7 @@ extension EndToEnd {
             let secondProgress = ValueLog<Double>()
             // A part the cancelled upload had in flight may still be landing on the server: count from once the
             // server's counter has been still for a while.
-            var partsBefore = server.server.fileUploads.partsReceived
-            for _ in 0..<50 {
-                try await Task.sleep(for: .milliseconds(100))
-                let now = server.server.fileUploads.partsReceived
-                if now == partsBefore { break }
-                partsBefore = now
-            }
+            let partsBefore = try await Self.settledPartCount(server)
             try await second.upload { secondProgress.append($0) }
             let partsStored = server.server.fileUploads.partsReceived - partsBefore
 

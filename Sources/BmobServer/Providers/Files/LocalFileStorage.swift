@@ -43,14 +43,25 @@ package struct LocalFileStorage: FileStorage {
     /// Writes `bytes` to the new file `temporary`, flushes it to the disk and renames it to `path`: `path` holds
     /// all of them or what it held before. A failure removes the temporary file. Blocking: call it on the pool.
     package static func writeWhole(_ bytes: [UInt8], to path: String, through temporary: String) throws {
-        let fd = try Posix.createForWriting(temporary)
-        do {
+        try replace(path, through: temporary) { fd in
             try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> Void in try Posix.writeAll(fd, buffer) }
+        }
+    }
+
+    /// Creates the new file `temporary`, lets `fill` write it, flushes it to the disk and renames it to `path`:
+    /// `path` holds all of it or what it held before. A failure removes the temporary file; its descriptor is closed
+    /// once, whatever failed. Blocking: call it on the pool.
+    package static func replace(_ path: String, through temporary: String, _ fill: (Int32) throws -> Void) throws {
+        let fd = try Posix.createForWriting(temporary)
+        var isOpen = true
+        do {
+            try fill(fd)
             try Posix.synchronize(fd)
             Posix.close(fd)
+            isOpen = false
             try Posix.rename(temporary, to: path)
         } catch {
-            Posix.close(fd)
+            if isOpen { Posix.close(fd) }
             _ = try? Posix.removeFile(temporary)
             throw error
         }

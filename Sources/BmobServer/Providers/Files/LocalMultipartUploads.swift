@@ -175,21 +175,13 @@ package final class LocalMultipartUploads: Sendable {
             try Posix.makeDirectories(temporaryFolder)
             try Posix.makeDirectories(String(destination[..<destination.lastIndex(of: "/")!]))
             let temporary = temporaryFolder + "/" + SecureRandom.hex(byteCount: 16)
-            let output = try Posix.createForWriting(temporary)
-            do {
+            try LocalFileStorage.replace(destination, through: temporary) { output in
                 // Inside the kernel: the parts' bytes never pass through this process.
                 for file in files {
                     let input = try Posix.openForReading(file)
                     defer { Posix.close(input) }
                     _ = try Posix.copyRest(from: input, to: output)
                 }
-                try Posix.synchronize(output)
-                Posix.close(output)
-                try Posix.rename(temporary, to: destination)
-            } catch {
-                Posix.close(output)
-                _ = try? Posix.removeFile(temporary)
-                throw error
             }
             try? FileManager.default.removeItem(atPath: target)
             return (total, Hex.encode(SHA256.hash(etags).prefix(16)) + "-\(files.count)")

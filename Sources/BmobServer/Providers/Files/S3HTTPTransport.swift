@@ -17,14 +17,7 @@ package final class S3HTTPTransport: Sendable {
     /// long in all.
     package init(timeoutSeconds: Double) {
         self.timeoutSeconds = timeoutSeconds
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.timeoutIntervalForRequest = timeoutSeconds
-        configuration.timeoutIntervalForResource = timeoutSeconds * 10
-        session = URLSession(configuration: configuration)
+        session = OutboundSession.make(requestTimeout: timeoutSeconds, resourceTimeout: timeoutSeconds * 10)
     }
 
     deinit {

@@ -26,13 +26,7 @@ package final class WebhookClient: Sendable {
         self.timeoutSeconds = timeoutSeconds
         self.clock = clock
         limiter = WebhookLimiter(limit: concurrency)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.timeoutIntervalForRequest = timeoutSeconds
-        configuration.timeoutIntervalForResource = timeoutSeconds
-        session = URLSession(configuration: configuration)
+        session = OutboundSession.make(requestTimeout: timeoutSeconds, resourceTimeout: timeoutSeconds)
     }
 
     deinit {

@@ -32,12 +32,13 @@ package struct CloudFunctionService: Sendable {
             throw BmobAPIError(.invalidCloudCodeName, "no cloud function named '\(name.prefix(Self.maximumNameBytes))'")
         }
         let caller = try await callers.caller(context)
+        let params = paramsAsStrings ? params.mapValues(Self.stringified) : params
         guard let function = functions[name] else {
             guard let url = context.app.webhooks.functions[name] else {
                 throw BmobAPIError(.invalidCloudCodeName, "no cloud function named '\(name)'")
             }
             let payload: JSONValue = [
-                "function": .string(name), "params": .object(paramsAsStrings ? params.mapValues(Self.stringified) : params),
+                "function": .string(name), "params": .object(params),
                 "user": caller.userId.map { ["objectId": .string($0)] } ?? .null, "master": .bool(caller == .master),
             ]
             let answer = try await webhooks.call(
@@ -46,7 +47,7 @@ package struct CloudFunctionService: Sendable {
             return .null
         }
         let request = CloudFunctionRequest(
-            name: name, params: paramsAsStrings ? params.mapValues(Self.stringified) : params, userId: caller.userId,
+            name: name, params: params, userId: caller.userId,
             isMaster: caller == .master, applicationId: context.app.applicationId,
             requestId: context.trace?.requestId ?? "-", data: CloudData(runner: runner, context: context, acting: "function:\(name)"),
             logger: logger)
@@ -57,18 +58,31 @@ package struct CloudFunctionService: Sendable {
                 "cloud function \(name) answered in \(Self.milliseconds(since: started)) ms",
                 metadata: ["requestId": request.requestId])
             return result
-        } catch let error as CloudFunctionError {
-            logger.info(
-                "cloud function \(name) refused the call with \(error.code) in \(Self.milliseconds(since: started)) ms",
-                metadata: ["requestId": request.requestId])
-            throw BmobAPIError(BmobErrorCode(error.code), error.message)
-        } catch let error as BmobAPIError {
-            throw error
         } catch {
-            logger.error(
-                "cloud function \(name) failed after \(Self.milliseconds(since: started)) ms: \(error)",
-                metadata: ["requestId": request.requestId])
-            throw BmobAPIError(.cloudCodeError, "the cloud function '\(name)' failed")
+            let elapsed = Self.milliseconds(since: started)
+            if let refusal = error as? CloudFunctionError {
+                logger.info(
+                    "cloud function \(name) refused the call with \(refusal.code) in \(elapsed) ms",
+                    metadata: ["requestId": request.requestId])
+            }
+            throw Self.failure(error, what: "the cloud function '\(name)'") { cause in
+                logger.error(
+                    "cloud function \(name) failed after \(elapsed) ms: \(cause)", metadata: ["requestId": request.requestId])
+            }
+        }
+    }
+
+    /// What the caller is told when a function or trigger (`what`) threw `error`: a ``CloudFunctionError``'s code and
+    /// message, a ``BmobAPIError`` as it is, anything else 310 "<what> failed" with the cause only in the log.
+    static func failure(_ error: any Error, what: String, log: (any Error) -> Void) -> BmobAPIError {
+        switch error {
+        case let refusal as CloudFunctionError:
+            return BmobAPIError(BmobErrorCode(refusal.code), refusal.message)
+        case let answer as BmobAPIError:
+            return answer
+        default:
+            log(error)
+            return BmobAPIError(.cloudCodeError, "\(what) failed")
         }
     }
 
