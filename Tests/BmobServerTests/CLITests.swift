@@ -22,7 +22,13 @@ import Glibc
         var stderr: String
     }
 
-    private func run(_ arguments: [String]) throws -> Result {
+    /// Runs `bmob` with `arguments` to its end, on a thread of its own: a blocking wait on Swift's shared executor
+    /// (two threads on two cores) would stall every in-process test server of the suite meanwhile.
+    private func run(_ arguments: [String]) async throws -> Result {
+        try await withoutBlockingThePool { try Self.runBlocking(arguments) }
+    }
+
+    private static func runBlocking(_ arguments: [String]) throws -> Result {
         let process = try ChildProcess(Self.executable.path, arguments, output: .pipe, error: .pipe)
         // Both pipes are read at once, so that a full one cannot stall the other.
         let errors = LockedValue<[UInt8]>([])
@@ -52,12 +58,13 @@ import Glibc
     }
 
     /// Starts `bmob serve` on port 0 and returns it with everything it printed up to its listening line.
-    private func startServe(data: String) throws -> (process: ChildProcess, output: String) {
-        try Self.serve(["--port", "0", "--data", data])
+    private func startServe(data: String) async throws -> (process: ChildProcess, output: String) {
+        try await withoutBlockingThePool { try Self.serve(["--port", "0", "--data", data]) }
     }
 
     /// Starts `bmob serve` with `arguments` and returns it with everything it printed up to the end of its
-    /// listening line (or its end, when it exits first); its standard error goes to `error`.
+    /// listening line (or its end, when it exits first); its standard error goes to `error`. It blocks: call it
+    /// through `withoutBlockingThePool`.
     static func serve(
         _ arguments: [String], error: ChildProcess.Stream = .null
     ) throws -> (process: ChildProcess, output: String) {
@@ -75,10 +82,10 @@ import Glibc
         FileManager.default.temporaryDirectory.appendingPathComponent("bmob-cli-\(UUID().uuidString)").path
     }
 
-    @Test func appsCreatePrintsTheAppAndListShowsIt() throws {
+    @Test func appsCreatePrintsTheAppAndListShowsIt() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let created = try run(["apps", "create", "--data", data, "--name", "Demo", "--app-id", "demo", "--rest-key", "rk"])
+        let created = try await run(["apps", "create", "--data", data, "--name", "Demo", "--app-id", "demo", "--rest-key", "rk"])
         #expect(created.status == 0)
         let app = try JSONParser.parse(created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(app["name"] == "Demo")
@@ -87,25 +94,25 @@ import Glibc
         #expect(app["masterKey"]?.stringValue?.count == 32)
         #expect(app["secretKey"]?.stringValue?.count == 16)
 
-        let listed = try run(["apps", "list", "--data", data])
+        let listed = try await run(["apps", "list", "--data", data])
         #expect(listed.status == 0)
         #expect(try JSONParser.parse(listed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == .array([app]))
 
-        let duplicate = try run(["apps", "create", "--data", data, "--name", "Again", "--app-id", "demo"])
+        let duplicate = try await run(["apps", "create", "--data", data, "--name", "Again", "--app-id", "demo"])
         #expect(duplicate.status == 1)
         #expect(duplicate.stderr.contains("already exists"))
     }
 
-    @Test func appsWebhooksSetsPrintsAndRefusesBadWebhooks() throws {
+    @Test func appsWebhooksSetsPrintsAndRefusesBadWebhooks() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        #expect(try run(["apps", "create", "--data", data, "--name", "Demo", "--app-id", "demo"]).status == 0)
-        let empty = try run(["apps", "webhooks", "--data", data, "--app-id", "demo"])
+        #expect(try await run(["apps", "create", "--data", data, "--name", "Demo", "--app-id", "demo"]).status == 0)
+        let empty = try await run(["apps", "webhooks", "--data", data, "--app-id", "demo"])
         #expect(empty.status == 0)
         #expect(try JSONParser.parse(empty.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["functions"] == [:])
 
         let hooks = #"{"functions": {"greet": "https://hooks.example.com/greet"}, "triggers": {"Score": {"beforeSave": "http://127.0.0.1:9000/s"}}}"#
-        let set = try run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", hooks])
+        let set = try await run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", hooks])
         #expect(set.status == 0)
         let printed = try JSONParser.parse(set.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(printed["functions"]?["greet"] == "https://hooks.example.com/greet")
@@ -113,23 +120,23 @@ import Glibc
         // A secret was made, and stays when the webhooks change again.
         let secret = try #require(printed["secret"]?.stringValue)
         #expect(secret.count >= 16)
-        let again = try run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", #"{"functions": {}}"#])
+        let again = try await run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", #"{"functions": {}}"#])
         #expect(try JSONParser.parse(again.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["secret"]?.stringValue == secret)
         // The keys are untouched, and the list shows the webhooks.
-        let listed = try JSONParser.parse(try run(["apps", "list", "--data", data]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let listed = try JSONParser.parse(try await run(["apps", "list", "--data", data]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(listed.arrayValue?.first?["applicationId"] == "demo")
         #expect(listed.arrayValue?.first?["webhooks"]?["secret"]?.stringValue == secret)
 
-        let bad = try run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", #"{"functions": {"f": "ftp://x"}}"#])
+        let bad = try await run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", #"{"functions": {"f": "ftp://x"}}"#])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("http://"))
-        let unknown = try run(["apps", "webhooks", "--data", data, "--app-id", "nope", "--set", "{}"])
+        let unknown = try await run(["apps", "webhooks", "--data", data, "--app-id", "nope", "--set", "{}"])
         #expect(unknown.status == 1)
-        #expect(try run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", "[1]"]).status == 2)
+        #expect(try await run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", "[1]"]).status == 2)
     }
 
-    @Test func appsListOfAnEmptyFolderIsAnEmptyArray() throws {
-        let listed = try run(["apps", "list", "--data", temporaryDirectory()])
+    @Test func appsListOfAnEmptyFolderIsAnEmptyArray() async throws {
+        let listed = try await run(["apps", "list", "--data", temporaryDirectory()])
         #expect(listed.status == 0)
         #expect(listed.stdout == "[]\n")
     }
@@ -140,20 +147,20 @@ import Glibc
         ["frobnicate"],
         ["serve", "--port"],
     ])
-    func usageErrorsExitWith2(arguments: [String]) throws {
-        let result = try run(arguments)
+    func usageErrorsExitWith2(arguments: [String]) async throws {
+        let result = try await run(arguments)
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("bmob: "))
     }
 
-    @Test func badSettingsExitWith1AndNameTheSetting() throws {
-        let result = try run(["serve", "--port", "70000", "--data", temporaryDirectory()])
+    @Test func badSettingsExitWith1AndNameTheSetting() async throws {
+        let result = try await run(["serve", "--port", "70000", "--data", temporaryDirectory()])
         #expect(result.status == 1)
         #expect(result.stderr.contains("port"))
     }
 
-    @Test func serveHelpListsEverySetting() throws {
-        let result = try run(["serve", "--help"])
+    @Test func serveHelpListsEverySetting() async throws {
+        let result = try await run(["serve", "--help"])
         #expect(result.status == 0)
         for flag in ["--host", "--port", "--data", "--config", "--log-level", "BMOB_PORT"] {
             #expect(result.stdout.contains(flag))
@@ -163,7 +170,7 @@ import Glibc
     @Test func serveCreatesADevelopmentAppPrintsOneListeningLineAndStopsOnSIGTERM() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: data) }
-        let (process, text) = try startServe(data: data)
+        let (process, text) = try await startServe(data: data)
         // A failed expectation that throws must not leave a server running after the tests.
         defer { process.send(SIGTERM) }
         let lines = text.split(separator: "\n").map(String.init)
@@ -190,7 +197,7 @@ import Glibc
         #expect(await connection.waitForClose())
 
         // A second start reuses the app and prints no keys.
-        let (second, secondText) = try startServe(data: data)
+        let (second, secondText) = try await startServe(data: data)
         defer { second.send(SIGTERM) }
         second.send(SIGINT)
         #expect(!secondText.contains("Application ID"))
@@ -204,7 +211,7 @@ import Glibc
             try? FileManager.default.removeItem(atPath: data)
             TestPostgres.dropSchema(of: applicationId)
         }
-        #expect(try run(["apps", "create", "--data", data, "--name", "Demo", "--app-id", applicationId]).status == 0)
+        #expect(try await run(["apps", "create", "--data", data, "--name", "Demo", "--app-id", applicationId]).status == 0)
         let folder = data + "/apps/" + applicationId
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let store = try await SQLiteStore.open(.init(path: folder + "/data.sqlite"))
@@ -217,19 +224,19 @@ import Glibc
         await store.close()
         let url = try TestPostgres.url()
 
-        let first = try run(["migrate", "--from", data, "--to", url, "--page-size", "5"])
+        let first = try await run(["migrate", "--from", data, "--to", url, "--page-size", "5"])
         #expect(first.status == 0, "\(first.stdout) \(first.stderr)")
         #expect(first.stdout.contains("complete"))
         #expect(first.stdout.split(separator: "\n").contains { $0.split(separator: " ") == ["Note", "12", "12"] })
         // Not a terminal: plain progress lines.
         #expect(first.stderr.contains("\(applicationId): Note"))
         #expect(!first.stderr.contains("\r"))
-        let again = try run(["migrate", "--from", data, "--to", url, "--app", applicationId])
+        let again = try await run(["migrate", "--from", data, "--to", url, "--app", applicationId])
         #expect(again.status == 0)
         #expect(again.stdout.split(separator: "\n").contains { $0.split(separator: " ") == ["Note", "12", "12"] })
 
-        #expect(try run(["migrate", "--from", data]).status == 2)
-        #expect(try run(["migrate", "--help"]).stdout.contains("Stop the server first"))
-        #expect(try run(["help"]).stdout.contains("migrate"))
+        #expect(try await run(["migrate", "--from", data]).status == 2)
+        #expect(try await run(["migrate", "--help"]).stdout.contains("Stop the server first"))
+        #expect(try await run(["help"]).stdout.contains("migrate"))
     }
 }

@@ -15,6 +15,7 @@ import BmobStore
 ///    has taken the last one, so a consumer's own publishes keep journal order.
 /// 5. The feed reads in ``run()``, a child task of ``RealtimeFeeds/run()``; cancelling that task or
 ///    ``stop()`` ends it.
+/// 6. A read that fails is retried after a pause (50 ms, doubling up to 5 s), without waiting for a commit.
 package final class RealtimeJournalFeed: Sendable {
     private struct Interest {
         let consumer: any RealtimeChangeConsumer
@@ -116,13 +117,25 @@ package final class RealtimeJournalFeed: Sendable {
         }
     }
 
-    /// Reads and yields until stopped or cancelled.
+    /// Reads and yields until stopped or cancelled. A failed read (the database away for a moment) is retried
+    /// after a growing pause rather than at the next commit, which might never come: entries already committed
+    /// are not held back.
     func run() async {
         var cursor: Int64 = 0
-        while await nextWake() {
+        var retryPause: Duration?
+        while true {
+            if let pause = retryPause {
+                do { try await Task.sleep(for: pause) } catch { return }
+                if state.withLock({ $0.stopped }) { return }
+            } else if await !nextWake() {
+                return
+            }
             // Entries below every consumer's floor are skipped without reading them.
             let lowest = state.withLock { $0.interests.values.lazy.map(\.floor).min() }
-            guard let lowest else { continue }
+            guard let lowest else {
+                retryPause = nil
+                continue
+            }
             cursor = max(cursor, lowest)
             do {
                 while true {
@@ -132,9 +145,11 @@ package final class RealtimeJournalFeed: Sendable {
                     await yield(entries)
                     if entries.count < Self.batchSize || state.withLock({ $0.stopped }) { break }
                 }
+                retryPause = nil
             } catch {
                 if state.withLock({ $0.stopped }) { return }
                 logger.error("realtime: reading the journal of app \(runtime.app.applicationId) failed: \(error)")
+                retryPause = min((retryPause ?? .milliseconds(50)) * 2, .seconds(5))
             }
         }
     }
