@@ -101,13 +101,13 @@ extension OperationRunner {
         }
     }
 
-    /// The fields to write: `body` with the fields the `beforeSave` trigger answered set over it.
     /// The class's `beforeSave` trigger as a revert or restore calls it, or `nil` when there is none.
     private func saveTrigger(_ className: String, context: AppContext) -> HistoryService.BeforeSave? {
         guard trigger(.beforeSave, className: className, context: context) != nil else { return nil }
         return { body, original in try await self.beforeSave(className, body, original: original, context: context) }
     }
 
+    /// The fields to write: `body` with the fields the `beforeSave` trigger answered set over it.
     private func beforeSave(
         _ className: String, _ body: [String: JSONValue], original: StoredObject?, context: AppContext
     ) async throws -> [String: JSONValue] {

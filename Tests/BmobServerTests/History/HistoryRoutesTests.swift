@@ -332,6 +332,29 @@ struct HistoryRoutesTests {
         }
     }
 
+    @Test("tokens an older server stored in a user's authData stay out of history, for the master key too")
+    func legacyTokensStayHidden() async throws {
+        try await withTestServer { server in
+            let legacy = try await server.seedObject(
+                className: "_User", objectId: "legacyuser1",
+                fields: [
+                    "username": "old", "sessionToken": "OLD-SESSION",
+                    "authData": ["weibo": ["uid": "w-old", "id": "w-old", "access_token": "OLD-SECRET"]],
+                ])
+            // The next login drops the token from the object; the journal still holds the version before it.
+            let login = try await server.call("POST", "/1/users", json: ["authData": ["weibo": ["uid": "w-old", "access_token": "NEW"]]])
+            #expect(login.json?["objectId"]?.stringValue == legacy, "\(login.text)")
+            for master in [true, false] {
+                let history = try await server.call("GET", "/1/history/_User/\(legacy)", master: master)
+                #expect(history.status == 200, "\(history.text)")
+                #expect(!history.text.contains("OLD-SECRET") && !history.text.contains("OLD-SESSION") && !history.text.contains("NEW\""))
+                #expect(history.json?["results"]?.arrayValue?.isEmpty == false)
+            }
+            let classHistory = try await server.call("GET", "/1/history/_User", master: true)
+            #expect(!classHistory.text.contains("OLD-SECRET"))
+        }
+    }
+
     @Test("hostile input: bad filters, seqs, dates and names are refused with Bmob's shape, never a 500")
     func hostileInput() async throws {
         try await withTestServer { server in

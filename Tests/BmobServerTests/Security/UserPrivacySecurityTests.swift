@@ -138,6 +138,29 @@ struct UserPrivacySecurityTests {
         }
     }
 
+    @Test("a password or session token left in a user's row is shown to no one but the master key, nor queryable")
+    func credentialFieldsInRows() async throws {
+        try await withTestServer { server in
+            let legacy = try await server.seedObject(
+                className: "_User", objectId: "legacyuser2",
+                fields: ["username": "imported", "password": "PLAIN-PW", "sessionToken": "OLD-SESSION"])
+            let (_, token) = try await server.signUpUser("viewer", password: "pw-viewer")
+            for headers in [[], [("X-Bmob-Session-Token", token)]] {
+                let shown = try await server.call("GET", "/1/users/\(legacy)", headers: headers)
+                #expect(shown.status == 200)
+                #expect(!shown.text.contains("PLAIN-PW") && !shown.text.contains("OLD-SESSION"), "\(shown.text)")
+                let listed = try await server.call("GET", "/1/users", headers: headers)
+                #expect(!listed.text.contains("PLAIN-PW") && !listed.text.contains("OLD-SESSION"))
+            }
+            for field in ["sessionToken", "password"] {
+                let probe = try await server.call("GET", "/1/users?where=" + queryEncoded(#"{"\#(field)":{"$exists":true}}"#))
+                #expect(probe.json?["results"] == nil && probe.json?["code"] != nil, "\(field): \(probe.text)")
+            }
+            let master = try await server.call("GET", "/1/users/\(legacy)", master: true)
+            #expect(master.json?["sessionToken"] == "OLD-SESSION")
+        }
+    }
+
     @Test("an app may publish the fields: protectedUserFields [] shows email and phone to others")
     func configurable() async throws {
         var security = AppSecurity()

@@ -23,16 +23,22 @@ package struct UserPrivacy: Sendable, Equatable {
         UserPrivacy(protectedFields: security.protectedUserFields, viewer: .anonymous)
     }
 
+    /// Fields no one but the master key sees, the user included: a password or session token that an older
+    /// server or an import left in a user's row (this server keeps credentials and sessions in tables of their
+    /// own, and answers a login's token beside the rendered user).
+    package static let credentialFields: Set<String> = ["password", "sessionToken"]
+
     /// Whether `field` (the first segment of a path) may appear in this viewer's queries of `_User`: hidden
     /// fields are not queryable either, or a `where`, `order` or `$select` on them would reveal their values.
     package func mayQuery(_ field: String) -> Bool {
         if case .master = viewer { return true }
-        return !protectedFields.contains(field) && field != "authData"
+        return !protectedFields.contains(field) && field != "authData" && !Self.credentialFields.contains(field)
     }
 
     /// Removes from a rendered `_User` object what the viewer may not see.
     package func redact(_ members: inout [String: JSONValue], objectId: String) {
         if case .master = viewer { return }
+        for field in Self.credentialFields where members[field] != nil { members[field] = nil }
         if viewer.userId != objectId {
             for field in protectedFields where members[field] != nil { members[field] = nil }
         }

@@ -46,11 +46,21 @@ package struct HistoryEntryRenderer: Sendable {
     }
 
     /// The version as the caller sees it, or `nil` when there is none or its ACL hides it.
+    ///
+    /// A `_User` version may hold what no answer shows, master key included: third-party tokens an older server
+    /// stored in `authData` (dropped from the object at the next login, but kept in the journal's earlier
+    /// versions), and a password or session token written by one. History shows `authData` ids only, and neither
+    /// of the others.
     func snapshot(_ json: JSONValue?, className: String) -> [String: JSONValue]? {
         guard let json, let object = StoredObject(className: className, json: json), scope.canRead(object.acl) else {
             return nil
         }
-        return renderer.render(object)
+        var rendered = renderer.render(object)
+        if className == UserService.className {
+            if let authData = rendered["authData"] { rendered["authData"] = UserPrivacy.linkedIds(authData) }
+            for field in UserPrivacy.credentialFields { rendered[field] = nil }
+        }
+        return rendered
     }
 
     /// Whether the caller may learn that `field` changed: not a `_User` field hidden from it.

@@ -3,7 +3,8 @@ package import BmobWire
 
 /// The filters and paging of a history read, from a client's JSON: REST's `where` (with `limit` and `skip` from
 /// the query string), or the native call's `data`. `since`/`until` are Bmob dates (`{"__type":"Date","iso":…}` or
-/// the `iso` text), `user` a user's objectId, `op` one of `create`, `update`, `delete`.
+/// the `iso` text; an `until` on a whole second includes that second), `user` a user's objectId, `op` one of `create`,
+/// `update`, `delete`.
 package struct HistoryFilter: Sendable, Equatable {
     package var since: Int64?
     package var until: Int64?
@@ -31,7 +32,11 @@ package struct HistoryFilter: Sendable, Equatable {
         for (key, value) in members {
             switch key {
             case "since": since = try Self.date(value, key)
-            case "until": until = try Self.date(value, key)
+            case "until":
+                // Clients see dates to the second: an `until` on a whole second takes in the whole of it, so asking
+                // for changes until an entry's own date finds that entry.
+                let milliseconds = try Self.date(value, key)
+                until = milliseconds % 1000 == 0 ? milliseconds + 999 : milliseconds
             case "user":
                 guard case .string(let id) = value, !id.isEmpty, id.utf8.count <= 64 else {
                     throw Self.invalid("user must be a user's objectId")

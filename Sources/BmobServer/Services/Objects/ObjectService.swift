@@ -240,7 +240,7 @@ package struct ObjectService: Sendable {
         }
     }
 
-    static func applyRelations(_ mutation: ObjectMutation, className: String, objectId: String, transaction: any StoreWriteTransaction) throws {
+    private static func applyRelations(_ mutation: ObjectMutation, className: String, objectId: String, transaction: any StoreWriteTransaction) throws {
         for (key, targets) in mutation.relationsAdded.sorted(by: { $0.key < $1.key }) {
             try transaction.addRelation(className: className, objectId: objectId, key: key, targets: targets)
         }
