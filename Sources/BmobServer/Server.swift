@@ -117,6 +117,9 @@ package final class Server: Sendable {
                     configuration.storage,
                     workLimits: StoreWorkLimits(
                         regexSteps: configuration.maxRegexSteps, queryWork: configuration.maxQueryWork),
+                    // Journal times are the server's, as objects' dates are: history's dates and filters agree with
+                    // `updatedAt`, and retention follows the same clock.
+                    clock: { clock.nowMilliseconds() },
                     listenURL: configuration.databaseListenURL)
             )
         } catch {
@@ -152,6 +155,11 @@ package final class Server: Sendable {
                     timeoutSeconds: configuration.webhookTimeoutSeconds, concurrency: configuration.webhookConcurrency,
                     clock: clock),
                 callers: callers, logger: logger),
+            history: HistoryService(
+                clock: clock, callers: callers,
+                pruner: HistoryPruner(
+                    intervalSeconds: configuration.historyPruneIntervalSeconds,
+                    graceSeconds: configuration.historyPruneGraceSeconds, clock: clock, logger: logger)),
             callers: callers,
             server: context)
 
@@ -168,6 +176,7 @@ package final class Server: Sendable {
         NativeRoutes.register(in: &router, runner: runner)
         FileRoutes.register(in: &router, runner: runner)
         FunctionRoutes.register(in: &router, runner: runner, paramsAsStrings: configuration.functionParamsAsStrings)
+        HistoryRoutes.register(in: &router, runner: runner)
         FileDownloadRoutes.register(in: &router, files: files)
         S3MultipartRoutes.register(in: &router, uploads: uploads, files: files)
         let feeds = RealtimeFeeds(logger: logger)

@@ -11,9 +11,13 @@ extension BmobCommand {
                                    [--database postgres://…]
                    bmob apps list --data DIR [--database postgres://…]
                    bmob apps webhooks --data DIR --app-id ID [--set JSON] [--database postgres://…]
+                   bmob apps history --data DIR --app-id ID [--keep-changes N|all] [--keep-days D|all] [--database postgres://…]
             'webhooks' prints the app's webhooks, or with --set replaces them: {"functions": {"<name>": "<url>"},
             "triggers": {"<Class>": {"beforeSave": "<url>", …}}, "secret": "<16+ characters>"} (a missing secret keeps
             the app's, or gets a random one). Running servers take them within a second.
+            'history' prints how much change history the app keeps, or sets it: the newest N changes of each object,
+            changes younger than D days, or both (the default keeps all). Servers prune older changes every ten
+            minutes or so, never one younger than --history-prune-grace-seconds (default 600).
             With --database (or BMOB_DATABASE) the apps live in that PostgreSQL database, which every node reads;
             otherwise in DIR/apps.json.
 
@@ -27,11 +31,13 @@ extension BmobCommand {
                 return try list(arguments.dropFirst())
             case "webhooks":
                 return try webhooks(arguments.dropFirst())
+            case "history":
+                return try history(arguments.dropFirst())
             case "--help", "-h", "help":
                 print(usage, terminator: "")
                 return 0
             default:
-                throw UsageError("expected 'apps create', 'apps list' or 'apps webhooks'")
+                throw UsageError("expected 'apps create', 'apps list', 'apps webhooks' or 'apps history'")
             }
         }
 
@@ -85,6 +91,39 @@ extension BmobCommand {
             }
             print(app.webhooks.json.jsonString)
             return 0
+        }
+
+        private static func history(_ arguments: ArraySlice<String>) throws -> Int32 {
+            let flags = try CommandLineArguments(
+                arguments, allowed: ["--data", "--app-id", "--keep-changes", "--keep-days", "--database"])
+            guard let data = flags["--data"] else { throw UsageError("apps history needs --data DIR") }
+            guard let applicationId = flags["--app-id"] else { throw UsageError("apps history needs --app-id ID") }
+            let registry = AppRegistry(dataDirectory: data, storage: try storage(flags))
+            let changes = try bound(flags["--keep-changes"], flag: "--keep-changes")
+            let days = try bound(flags["--keep-days"], flag: "--keep-days")
+            guard changes != nil || days != nil else {
+                guard let app = try registry.load().first(where: { $0.applicationId == applicationId }) else {
+                    throw ConfigurationError("no app with id '\(applicationId)'")
+                }
+                print(app.history.json.jsonString)
+                return 0
+            }
+            let app = try registry.update(applicationId: applicationId) { app in
+                if let changes { app.history.keepChanges = changes }
+                if let days { app.history.keepDays = days }
+            }
+            print(app.history.json.jsonString)
+            return 0
+        }
+
+        /// `all` (`.some(nil)`: no bound) or a whole number of at least 1; `nil` when the flag is absent.
+        private static func bound(_ text: String?, flag: String) throws -> Int?? {
+            guard let text else { return nil }
+            if text == "all" { return .some(nil) }
+            guard let number = Int(text), number >= 1, number <= 1_000_000_000 else {
+                throw UsageError("\(flag): expected a whole number of at least 1, or 'all'")
+            }
+            return .some(number)
         }
 
         /// Where the apps live: `--database`, else `BMOB_DATABASE`, else the data folder's `apps.json`.

@@ -1,3 +1,4 @@
+package import BmobStore
 package import BmobWire
 
 /// One application hosted by the server, with its keys and settings.
@@ -35,6 +36,8 @@ package struct App: Sendable, Equatable {
     package var security: AppSecurity
     /// Cloud functions and triggers served by HTTP endpoints.
     package var webhooks = AppWebhooks()
+    /// How much change history the app keeps (``HistoryPruner``): everything by default.
+    package var history = JournalRetention.all
 
     package init(
         name: String,
@@ -87,6 +90,7 @@ package struct App: Sendable, Equatable {
             "realtimeIgnoresACL": .bool(realtimeIgnoresACL),
             "security": security.json,
             "webhooks": webhooks.json,
+            "history": history.json,
         ]
     }
 
@@ -112,5 +116,6 @@ package struct App: Sendable, Equatable {
             security: try AppSecurity(json: json["security"])
         )
         webhooks = try AppWebhooks(json: json["webhooks"])
+        history = try JournalRetention(json: json["history"])
     }
 }

@@ -86,6 +86,11 @@ package struct ServerConfiguration: Sendable, Equatable {
     package var webhookTimeoutSeconds: Double = 10
     /// Most webhook calls in flight at once, for the whole server.
     package var webhookConcurrency = 32
+    /// The least time between two prunings of an app's history (its retention, ``App/history``), in seconds.
+    package var historyPruneIntervalSeconds = 600
+    /// How old a journal entry must be before an app's retention may prune it, in seconds: realtime feeds and
+    /// other nodes read entries moments after their commit.
+    package var historyPruneGraceSeconds = 600
 
     package init() {}
 
@@ -284,6 +289,12 @@ package struct ServerConfiguration: Sendable, Equatable {
         Setting(key: "webhookConcurrency", environment: "BMOB_WEBHOOK_CONCURRENCY", flag: "--webhook-concurrency", help: "most webhook calls in flight at once (default 32)") { config, value throws(ConfigurationError) in
             config.webhookConcurrency = try integer(value, key: "webhookConcurrency", range: 1...10_000)
         },
+        Setting(key: "historyPruneIntervalSeconds", environment: "BMOB_HISTORY_PRUNE_INTERVAL_SECONDS", flag: "--history-prune-interval-seconds", help: "least time between two prunings of an app's history by its retention (default 600)") { config, value throws(ConfigurationError) in
+            config.historyPruneIntervalSeconds = try integer(value, key: "historyPruneIntervalSeconds", range: 0...86_400 * 365)
+        },
+        Setting(key: "historyPruneGraceSeconds", environment: "BMOB_HISTORY_PRUNE_GRACE_SECONDS", flag: "--history-prune-grace-seconds", help: "how old a change must be before retention may prune it (default 600)") { config, value throws(ConfigurationError) in
+            config.historyPruneGraceSeconds = try integer(value, key: "historyPruneGraceSeconds", range: 0...86_400 * 365)
+        },
         Setting(key: "fileDownloads", environment: "BMOB_FILE_DOWNLOADS", flag: "--file-downloads", help: "public (default): a file's URL serves it; signed: only URLs signed by POST /2/signedFileURLs do") { config, value throws(ConfigurationError) in
             switch value.trimmingSpaces() {
             case "public": config.files.signedDownloads = false
@@ -368,5 +379,7 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.realtimeMaxSessionsPerApp == rhs.realtimeMaxSessionsPerApp
             && lhs.maxRegexSteps == rhs.maxRegexSteps && lhs.maxQueryWork == rhs.maxQueryWork
             && lhs.files == rhs.files
+            && lhs.historyPruneIntervalSeconds == rhs.historyPruneIntervalSeconds
+            && lhs.historyPruneGraceSeconds == rhs.historyPruneGraceSeconds
     }
 }

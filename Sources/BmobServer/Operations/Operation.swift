@@ -86,4 +86,17 @@ package enum Operation: Sendable, Equatable {
     case planUpload(filename: String, size: Int64, resume: String?)
     /// Records the file a multipart upload stored under the key its credentials (`uploadToken`) were for.
     case registerUpload(filename: String, size: Int64, uploadToken: String)
+
+    // MARK: History
+
+    /// One object's changes (`objectId` set) or a class's, newest first.
+    case history(className: String, objectId: String?, filter: HistoryFilter)
+    /// A class's deleted objects that have not come back.
+    case deletedObjects(className: String, filter: HistoryFilter)
+    /// Makes an object what it was before change `seq`, if it is still the version of `ifUpdatedAt` (ms) when set.
+    case revert(className: String, objectId: String, seq: Int64, ifUpdatedAt: Int64?)
+    /// Brings a deleted object back with its id.
+    case restore(className: String, objectId: String)
+    /// What the server offers and its limits, with the app's history retention.
+    case serverInfo
 }

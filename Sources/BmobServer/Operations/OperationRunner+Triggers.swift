@@ -28,6 +28,18 @@ extension OperationRunner {
             let result = try await perform(.update(className: className, objectId: objectId, body: fields), context: context)
             if case .updated(let object) = result { after(.afterSave, className, object: object, context: context) }
             return result
+        case .revert(let className, let objectId, let seq, let ifUpdatedAt):
+            let written = try await history.revert(
+                className: className, objectId: objectId, seq: seq, ifUpdatedAt: ifUpdatedAt, context: context,
+                beforeSave: saveTrigger(className, context: context))
+            after(.afterSave, className, object: written.object, context: context)
+            return .document(written.answer)
+        case .restore(let className, let objectId):
+            let written = try await history.restore(
+                className: className, objectId: objectId, context: context,
+                beforeSave: saveTrigger(className, context: context))
+            after(.afterSave, className, object: written.object, context: context)
+            return .document(written.answer)
         case .delete(let className, let objectId):
             let before = trigger(.beforeDelete, className: className, context: context)
             let afterDelete = trigger(.afterDelete, className: className, context: context)
@@ -90,6 +102,12 @@ extension OperationRunner {
     }
 
     /// The fields to write: `body` with the fields the `beforeSave` trigger answered set over it.
+    /// The class's `beforeSave` trigger as a revert or restore calls it, or `nil` when there is none.
+    private func saveTrigger(_ className: String, context: AppContext) -> HistoryService.BeforeSave? {
+        guard trigger(.beforeSave, className: className, context: context) != nil else { return nil }
+        return { body, original in try await self.beforeSave(className, body, original: original, context: context) }
+    }
+
     private func beforeSave(
         _ className: String, _ body: [String: JSONValue], original: StoredObject?, context: AppContext
     ) async throws -> [String: JSONValue] {

@@ -19,6 +19,7 @@ package struct OperationRunner: Sendable {
     package let time: TimeService
     package let files: FileService
     package let functions: CloudFunctionService
+    package let history: HistoryService
     package let callers: CallerResolver
     package let server: ServerContext
 
@@ -26,9 +27,10 @@ package struct OperationRunner: Sendable {
     package init(
         objects: ObjectService, queries: QueryService, users: UserService, roles: RoleService, schemas: SchemaService,
         sms: SmsCodeService, email: EmailLinkService, time: TimeService, files: FileService,
-        functions: CloudFunctionService, callers: CallerResolver, server: ServerContext
+        functions: CloudFunctionService, history: HistoryService, callers: CallerResolver, server: ServerContext
     ) {
         self.functions = functions
+        self.history = history
         self.objects = objects
         self.queries = queries
         self.users = users
@@ -49,6 +51,7 @@ package struct OperationRunner: Sendable {
         // A caller without a session token resolves without a read; only a token is worth resolving (and
         // caching) before the services ask, so that they ask once.
         let context = context.sessionToken == nil ? context : try await callers.resolving(context)
+        history.pruner.pruneSoon(context)
         if functions.functions.hasTriggers || !context.app.webhooks.triggers.isEmpty {
             return try await runWithTriggers(operation, context: context)
         }
@@ -165,6 +168,22 @@ package struct OperationRunner: Sendable {
             return .document(try await files.signedURLs(references, expiresIn: expiresIn, context: context))
         case .planUpload(let filename, let size, let resume):
             return .document(try await files.planUpload(filename: filename, size: size, resume: resume, context: context))
+        case .history(let className, let objectId?, let filter):
+            return .document(
+                try await history.objectHistory(className: className, objectId: objectId, filter: filter, context: context))
+        case .history(let className, nil, let filter):
+            return .document(try await history.classHistory(className: className, filter: filter, context: context))
+        case .deletedObjects(let className, let filter):
+            return .document(try await history.deletedObjects(className: className, filter: filter, context: context))
+        case .revert(let className, let objectId, let seq, let ifUpdatedAt):
+            return .document(
+                try await history.revert(
+                    className: className, objectId: objectId, seq: seq, ifUpdatedAt: ifUpdatedAt, context: context
+                ).answer)
+        case .restore(let className, let objectId):
+            return .document(try await history.restore(className: className, objectId: objectId, context: context).answer)
+        case .serverInfo:
+            return .document(ServerInfo.document(server: server, functions: functions, app: context.app))
         case .registerUpload(let filename, let size, let uploadToken):
             return .document(
                 try await files.registerUpload(filename: filename, size: size, uploadToken: uploadToken, context: context)

@@ -64,4 +64,22 @@ package protocol StoreCoreReadTransaction {
     /// The objects the relation `key` of an object holds, ordered by objectId.
     /// - Throws: ``StoreError`` for bad names.
     func relationTargets(className: String, objectId: String, key: String) throws -> [PointerValue]
+
+    /// The changes (`create`, `update`, `delete` entries) `query` selects, newest first. Entries pruned by the
+    /// app's retention are gone.
+    /// - Throws: ``StoreError``.
+    func history(_ query: JournalQuery) throws -> [JournalEntry]
+
+    /// The delete entries of `className` whose object has not come back since, newest first: each entry's
+    /// `before` is the object's last version.
+    /// - Throws: ``StoreError``.
+    func deletedObjects(className: String, skip: Int, limit: Int) throws -> [JournalEntry]
+
+    /// The journal entry numbered `seq`, if the journal still holds it.
+    /// - Throws: ``StoreError``.
+    func journalEntry(seq: Int64) throws -> JournalEntry?
+
+    /// The relation members the delete entry `deleteSeq` of an object removed with it (what restore adds back).
+    /// - Throws: ``StoreError``.
+    func relationsRemoved(className: String, objectId: String, deleteSeq: Int64) throws -> [JournalRelationChange]
 }

@@ -71,4 +71,11 @@ package protocol StoreCoreWriteTransaction: StoreCoreReadTransaction {
     /// `removeRelation` with the targets it removed.
     /// - Throws: ``StoreError`` for bad class or field names.
     func removeRelation(className: String, objectId: String, key: String, targets: [PointerValue]) throws
+
+    /// Deletes at most `limit` journal entries that `retention` no longer keeps, and returns how many went. The
+    /// journal's newest entry and entries younger than `graceCutoff` (milliseconds since 1970) stay, whatever the
+    /// retention: readers that tail the journal (realtime feeds, other nodes) read them moments after their
+    /// commit. Not journaled.
+    /// - Throws: ``StoreError``.
+    func pruneJournal(_ retention: JournalRetention, now: Int64, graceCutoff: Int64, limit: Int) throws -> Int
 }

@@ -83,4 +83,12 @@ package struct StoredObject: Sendable, Equatable {
             className: className, objectId: objectId, createdAt: createdAt, updatedAt: updatedAt, acl: acl,
             fields: members)
     }
+
+    /// The ACL of a journal document (``json`` form): `nil` (public) when the document has none, and an empty ACL
+    /// (no one but the master key) when there is no document.
+    package static func acl(inJournalDocument document: JSONValue?) -> JSONValue? {
+        guard let members = document?.objectValue else { return .object([:]) }
+        guard let acl = members["ACL"], !acl.isNull else { return nil }
+        return acl
+    }
 }

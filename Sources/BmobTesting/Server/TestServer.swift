@@ -1,7 +1,7 @@
 package import BmobServer
 package import BmobIO
 import BmobWire
-import BmobStore
+package import BmobStore
 package import Foundation
 
 /// An in-process Bmob server on a loopback port with a fresh temporary data folder and one known app —
@@ -50,6 +50,7 @@ package final class TestServer: Sendable {
     ///     development outbox in the data folder (read it with ``outbox()``).
     ///   - security: the test app's security policy, when a fresh data folder gets one (defaults otherwise).
     ///   - webhooks: the test app's webhooks, likewise.
+    ///   - history: the test app's history retention, likewise.
     ///   - functions: the Swift cloud functions the server runs.
     ///   - configure: changes to the configuration (limits, timeouts, loops) before start.
     package static func start(
@@ -62,6 +63,7 @@ package final class TestServer: Sendable {
         functions: CloudFunctions = CloudFunctions(),
         security: AppSecurity = AppSecurity(),
         webhooks: AppWebhooks = AppWebhooks(),
+        history: JournalRetention = .all,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let directory = dataDirectory ?? FileManager.default.temporaryDirectory
@@ -97,6 +99,9 @@ package final class TestServer: Sendable {
                 webhooks: webhooks,
                 now: clock.nowSeconds
             )
+            if history != .all {
+                _ = try registry.update(applicationId: applicationId) { $0.history = history }
+            }
         }
         let server = try await Server.start(
             configuration: configuration, clock: clock, loopClock: loopClock, logger: logger, providers: providers,

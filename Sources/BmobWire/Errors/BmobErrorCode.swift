@@ -109,6 +109,9 @@ package struct BmobErrorCode: RawRepresentable, Hashable, Sendable, CustomString
     /// while. Bmob has no code of its own for this; it shares 10076 with ``rateLimited``, the code clients
     /// already treat as "slow down and retry later".
     package static let tooManyFailedAttempts = Self(10076)
+    /// The object changed since the version the request named (history revert's `ifUpdatedAt`). Not a Bmob
+    /// cloud code (Bmob has no conditional writes); the HTTP status of a conflict, echoed in `code`.
+    package static let changedSinceRead = Self(409)
     /// Malformed HTTP request (not a Bmob code; the HTTP status, echoed in `code`).
     package static let badRequest = Self(400)
     /// No route for the request (the HTTP status, echoed in `code`).

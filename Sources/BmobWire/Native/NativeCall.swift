@@ -62,4 +62,16 @@ package enum NativeCall: Sendable, Equatable {
     case callFunction(name: String, params: [String: JSONValue])
     /// `delcdnbatch`: deletes files (`data` maps cdn names to lists of keys or URLs).
     case deleteFiles(references: [String])
+    /// `history`: the changes of `c` (of its object `objectId` when given), filtered by `data`
+    /// (`since`, `until`, `user`, `op`, `limit`, `skip`; checked by the history service).
+    case history(className: String, objectId: String?, filter: JSONValue)
+    /// `deleted`: the deleted objects of `c`, paged by `data` (`limit`, `skip`).
+    case deleted(className: String, filter: JSONValue)
+    /// `revert`: makes the object what it was before change `data.seq`, if it is still the version of
+    /// `data.ifUpdatedAt` (milliseconds) when given.
+    case revert(className: String, objectId: String, seq: Int64, ifUpdatedAt: Int64?)
+    /// `restore`: brings the deleted object back.
+    case restore(className: String, objectId: String)
+    /// `server_info`: the server's capabilities and limits.
+    case serverInfo
 }

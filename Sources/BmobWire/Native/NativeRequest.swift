@@ -129,6 +129,30 @@ package struct NativeRequest: Sendable, Equatable {
             call = .requestEmailVerify(email: try dataOrTop(body, "email"))
         case .cdn, .files, .saveCdnUpload, .deleteCdnUpload, .deleteCdnBatch:
             call = try fileCall(route, Members(try body.dataObject()))
+        case .history:
+            call = .history(
+                className: try body.className(), objectId: try body.string("objectId"),
+                filter: .object(try body.dataObject()))
+        case .deleted:
+            call = .deleted(className: try body.className(), filter: .object(try body.dataObject()))
+        case .revert:
+            let data = try body.dataObject()
+            guard let seq = data["seq"]?.int64Value, seq > 0 else {
+                throw BmobRequestError(.missingParameter, "data.seq, the number of the change to revert to before, is required")
+            }
+            var ifUpdatedAt: Int64?
+            if let given = data["ifUpdatedAt"], !given.isNull {
+                let text = given.stringValue ?? (given["__type"]?.stringValue == "Date" ? given["iso"]?.stringValue : nil)
+                guard let milliseconds = text.flatMap(BmobDateFormat.parse) else {
+                    throw BmobRequestError(.invalidJSON, "data.ifUpdatedAt must be a Bmob date")
+                }
+                ifUpdatedAt = milliseconds
+            }
+            call = .revert(className: try body.className(), objectId: try body.objectId(), seq: seq, ifUpdatedAt: ifUpdatedAt)
+        case .restore:
+            call = .restore(className: try body.className(), objectId: try body.objectId())
+        case .serverInfo:
+            call = .serverInfo
         case .functions:
             var params = try body.dataObject()
             guard case .string(let name)? = params.removeValue(forKey: "_e"), !name.isEmpty else {

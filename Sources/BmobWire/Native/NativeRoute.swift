@@ -30,4 +30,14 @@ package enum NativeRoute: String, Sendable, CaseIterable {
     case deleteCdnUpload = "delcdnupload"
     case deleteCdnBatch = "delcdnbatch"
     case functions
+    /// One object's changes (with `objectId`) or a class's.
+    case history
+    /// A class's deleted objects.
+    case deleted
+    /// Makes an object what it was before a change.
+    case revert
+    /// Brings a deleted object back.
+    case restore
+    /// What the server offers.
+    case serverInfo = "server_info"
 }

@@ -2,7 +2,9 @@ import BmobWire
 
 extension NativeCall {
     /// The call as the operation every door runs; `nil` for `init`, which only the native door answers.
-    var operation: Operation? {
+    ///
+    /// - Throws: ``BmobAPIError`` 102 for a history filter the history service cannot read.
+    func operation() throws(BmobAPIError) -> Operation? {
         switch self {
         case .initialize: nil
         case .timestamp: .timestamp
@@ -38,6 +40,13 @@ extension NativeCall {
         case .deleteFile(let reference): .deleteFile(reference: reference)
         case .deleteFiles(let references): .deleteFiles(references: references)
         case .callFunction(let name, let params): .callFunction(name: name, params: params, paramsAsStrings: true)
+        case .history(let className, let objectId, let filter):
+            .history(className: className, objectId: objectId, filter: try HistoryFilter(json: filter))
+        case .deleted(let className, let filter): .deletedObjects(className: className, filter: try HistoryFilter(json: filter))
+        case .revert(let className, let objectId, let seq, let ifUpdatedAt):
+            .revert(className: className, objectId: objectId, seq: seq, ifUpdatedAt: ifUpdatedAt)
+        case .restore(let className, let objectId): .restore(className: className, objectId: objectId)
+        case .serverInfo: .serverInfo
         }
     }
 }

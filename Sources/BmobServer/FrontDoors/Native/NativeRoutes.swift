@@ -73,7 +73,7 @@ package enum NativeRoutes {
                 runtime: runtime, isMaster: false, sessionToken: native.sessionToken, frontDoor: .native,
                 clientAddress: request.http.remoteAddress)
             context.trace = request.trace
-            guard let operation = native.call.operation else {
+            guard let operation = try native.call.operation() else {
                 return sealed(plaintext: NativeEnvelope.successPlaintext(data: initialize(request.server, files: runner.files).jsonBytes), key: key)
             }
             let result = try await runner.run(operation, context: context)

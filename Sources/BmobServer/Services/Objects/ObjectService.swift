@@ -25,7 +25,8 @@ package struct ObjectService: Sendable {
         }
     }
 
-    private static func validateWritable(_ className: String) throws(BmobAPIError) {
+    /// Checks that `className` may be written through `/1/classes` (103 for a bad name or a class with its own endpoints).
+    package static func validateWritable(_ className: String) throws(BmobAPIError) {
         try validateClassName(className)
         guard !managedClasses.contains(className) else {
             throw BmobAPIError(.invalidClassName, "class \(className) is managed through its own endpoints")
@@ -55,9 +56,13 @@ package struct ObjectService: Sendable {
     /// Creates an object inside a write the caller runs (the user service adds its own rows to the same
     /// transaction). No class rules are checked here, but the schema rules of ``SchemaGrowth`` are: `security`
     /// limits the object and the class (`nil`: no limits, for the server's own writes).
+    ///
+    /// `restoring` brings a deleted object back with its own id and creation time (history restore): the id is
+    /// not replaced when taken, the insert fails instead.
     package static func insert(
         className: String, body: [String: JSONValue], now: Int64, ids: ObjectIdGenerator, scope: AccessScope = .master,
-        security: AppSecurity? = nil, transaction: any StoreWriteTransaction
+        security: AppSecurity? = nil, restoring: (objectId: String, createdAt: Int64)? = nil,
+        transaction: any StoreWriteTransaction
     ) throws -> StoredObject {
         if let security { try SchemaGrowth.checkBody(body, security) }
         let knownSchema = try transaction.schema(className: className)
@@ -66,10 +71,10 @@ package struct ObjectService: Sendable {
             mutation, knownSchema, className: className, scope: scope, security: security, transaction: transaction)
         try transaction.recordFields(className: className, fields: mutation.schema)
         var object = StoredObject(
-            className: className, objectId: ids.make(), createdAt: now, updatedAt: now,
-            acl: mutation.acl ?? nil, fields: mutation.fields)
-        // 40-bit ids collide rarely; a fresh one settles it.
-        var attempts = 0
+            className: className, objectId: restoring?.objectId ?? ids.make(), createdAt: restoring?.createdAt ?? now,
+            updatedAt: now, acl: mutation.acl ?? nil, fields: mutation.fields)
+        // 40-bit ids collide rarely; a fresh one settles it. A restored object keeps its id or fails.
+        var attempts = restoring == nil ? 0 : 5
         while true {
             do {
                 try transaction.insert(object)
@@ -104,9 +109,12 @@ package struct ObjectService: Sendable {
 
     /// Applies a body to an existing object inside a write the caller runs. No class rules are checked here;
     /// `security` limits the object and the class as for ``insert(className:body:now:ids:scope:security:transaction:)``.
+    ///
+    /// With `expected`, the update is made only if the object is still that version (409 otherwise): a history
+    /// revert computed before a `beforeSave` trigger ran checks it in the same transaction as its write.
     package static func update(
         className: String, objectId: String, body: [String: JSONValue], now: Int64, scope: AccessScope = .master,
-        security: AppSecurity? = nil, transaction: any StoreWriteTransaction
+        security: AppSecurity? = nil, expected: StoredObject? = nil, transaction: any StoreWriteTransaction
     ) throws -> StoredObject {
         if let security { try SchemaGrowth.checkBody(body, security) }
         // The object's ACL first (101, as for a missing object): a refusal that depends on the object, such as
@@ -114,6 +122,9 @@ package struct ObjectService: Sendable {
         guard var object = try transaction.fetch(className: className, objectId: objectId), scope.canWrite(object.acl)
         else {
             throw BmobAPIError.objectNotFound(objectId)
+        }
+        if let expected, object != expected {
+            throw BmobAPIError(.changedSinceRead, "object \(objectId) changed since the version this change was made from")
         }
         let knownSchema = try transaction.schema(className: className)
         let mutation = try ObjectMutation(body: body, fields: object.fields, knownSchema: knownSchema)
@@ -229,7 +240,7 @@ package struct ObjectService: Sendable {
         }
     }
 
-    private static func applyRelations(_ mutation: ObjectMutation, className: String, objectId: String, transaction: any StoreWriteTransaction) throws {
+    static func applyRelations(_ mutation: ObjectMutation, className: String, objectId: String, transaction: any StoreWriteTransaction) throws {
         for (key, targets) in mutation.relationsAdded.sorted(by: { $0.key < $1.key }) {
             try transaction.addRelation(className: className, objectId: objectId, key: key, targets: targets)
         }

@@ -83,6 +83,29 @@ final class SQLReadTransaction<Connection: SQLStoreConnection>: StoreReadTransac
         return try IndexRows.paths(connection, className: className)
     }
 
+    func history(_ query: JournalQuery) throws -> [JournalEntry] {
+        _ = try SQLTableName(className: query.className)
+        try checkUsable()
+        return try JournalRows.history(connection, query)
+    }
+
+    func deletedObjects(className: String, skip: Int, limit: Int) throws -> [JournalEntry] {
+        _ = try SQLTableName(className: className)
+        try checkUsable()
+        return try JournalRows.deleted(connection, className: className, skip: skip, limit: limit)
+    }
+
+    func journalEntry(seq: Int64) throws -> JournalEntry? {
+        try checkUsable()
+        return try JournalRows.entry(connection, seq: seq)
+    }
+
+    func relationsRemoved(className: String, objectId: String, deleteSeq: Int64) throws -> [JournalRelationChange] {
+        _ = try SQLTableName(className: className)
+        try checkUsable()
+        return try JournalRows.relationsRemoved(connection, className: className, objectId: objectId, deleteSeq: deleteSeq)
+    }
+
     func relationTargets(className: String, objectId: String, key: String) throws -> [PointerValue] {
         _ = try SQLTableName(className: className)
         try StoreError.validateFieldName(key)

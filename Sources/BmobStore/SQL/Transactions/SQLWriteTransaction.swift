@@ -228,6 +228,34 @@ final class SQLWriteTransaction<Connection: SQLStoreConnection>: StoreWriteTrans
         return try IndexRows.paths(connection, className: className)
     }
 
+    func history(_ query: JournalQuery) throws -> [JournalEntry] {
+        _ = try SQLTableName(className: query.className)
+        checkActive()
+        return try JournalRows.history(connection, query)
+    }
+
+    func deletedObjects(className: String, skip: Int, limit: Int) throws -> [JournalEntry] {
+        _ = try SQLTableName(className: className)
+        checkActive()
+        return try JournalRows.deleted(connection, className: className, skip: skip, limit: limit)
+    }
+
+    func journalEntry(seq: Int64) throws -> JournalEntry? {
+        checkActive()
+        return try JournalRows.entry(connection, seq: seq)
+    }
+
+    func relationsRemoved(className: String, objectId: String, deleteSeq: Int64) throws -> [JournalRelationChange] {
+        _ = try SQLTableName(className: className)
+        checkActive()
+        return try JournalRows.relationsRemoved(connection, className: className, objectId: objectId, deleteSeq: deleteSeq)
+    }
+
+    func pruneJournal(_ retention: JournalRetention, now: Int64, graceCutoff: Int64, limit: Int) throws -> Int {
+        checkActive()
+        return try JournalRows.prune(connection, retention, now: now, graceCutoff: graceCutoff, limit: limit)
+    }
+
     func relationTargets(className: String, objectId: String, key: String) throws -> [PointerValue] {
         _ = try SQLTableName(className: className)
         try StoreError.validateFieldName(key)
