@@ -11,9 +11,8 @@ extension BmobChange {
     /// ```
     ///
     /// - Returns: The restored object, freshly fetched.
-    /// - Throws: ``BmobError/objectNotFound`` (101) when no deleted version is known or the caller may not
-    ///   write it; ``BmobError/serverError(code:message:)`` 137 when an object with the id exists again; other
-    ///   ``BmobError``s for network and server failures.
+    /// - Throws: ``BmobError/objectNotFound`` (101) when no deleted version is known, the object exists again
+    ///   or the caller may not write it; other ``BmobError``s for network and server failures.
     public func restore() async throws -> BmobObject {
         try await BmobHistoryWire.restore(className: className, objectId: objectId)
         return try await BmobHistoryWire.fetch(className: className, objectId: objectId)

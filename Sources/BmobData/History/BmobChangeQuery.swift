@@ -51,13 +51,15 @@ public final class BmobChangeQuery: @unchecked Sendable {
         self.className = className
     }
 
-    /// Only changes made at or after this date (second precision).
+    /// Only changes made at or after this date. Dates count to the second, as ``BmobChange/date`` shows them:
+    /// the whole second `since` falls in is included.
     public var since: Date? {
         get { lock.withLock { sinceValue } }
         set { lock.withLock { sinceValue = newValue } }
     }
 
-    /// Only changes made at or before this date (second precision).
+    /// Only changes made at or before this date. Dates count to the second, as ``BmobChange/date`` shows them:
+    /// the whole second `until` falls in is included, so a change's own date finds it.
     public var until: Date? {
         get { lock.withLock { untilValue } }
         set { lock.withLock { untilValue = newValue } }
@@ -114,7 +116,12 @@ public final class BmobChangeQuery: @unchecked Sendable {
         var data: [String: JSONValue] = [:]
         try BmobHistoryWire.page(limit: limit, skip: skip, into: &data)
         if let since { data["since"] = BmobValueCoding.date(since) }
-        if let until { data["until"] = BmobValueCoding.date(until) }
+        if let until {
+            // The server keeps milliseconds and compares them; a change it reports at 12:00:00 may have been
+            // made at 12:00:00.400, so the end of the second is sent.
+            let second = Int64(until.timeIntervalSince1970.rounded(.down))
+            data["until"] = ["__type": "Date", "iso": .string(BmobDateFormat.format(secondsSince1970: second) + ".999")]
+        }
         if let userId { data["user"] = .string(userId) }
         if let operation { data["op"] = .string(operation.rawValue) }
         var members: [String: JSONValue] = ["c": .string(className), "data": .object(data)]

@@ -39,17 +39,22 @@ extension BmobObject {
     /// try await note.revert(toBefore: changes[0], ifUnchangedSince: note.updatedAt)
     /// ```
     ///
-    /// A revert is itself an update, recorded in the history, so reverting the revert redoes the change. The
-    /// server writes only the fields that differ from the snapshot (fields the snapshot lacks are removed).
+    /// A revert is itself an update, recorded in the history (its ``BmobChange/door`` is `revert:<seq>`), so
+    /// reverting the revert redoes the change. The server writes the snapshot's fields and ACL and removes the
+    /// fields the snapshot lacks; relation memberships are not reverted, and `_User`, `_Role` and the other
+    /// built-in classes cannot be reverted.
     ///
     /// - Parameters:
-    ///   - change: One of this object's changes (not a create, whose `before` is nothing).
-    ///   - ifUnchangedSince: When given, the server refuses (code 409) if the object changed after this date;
-    ///     pass the ``updatedAt`` you showed the user.
+    ///   - change: One of this object's changes (not a create, whose `before` is nothing: the server answers
+    ///     301).
+    ///   - ifUnchangedSince: When given, the object's ``updatedAt`` as the caller last saw it: the server
+    ///     refuses (code 409) unless the object's `updatedAt` is still that second, that is when someone changed
+    ///     it since. Pass ``updatedAt`` as you showed it to the user.
     /// - Returns: The names of the fields the revert changed.
     /// - Throws: ``BmobError/invalidParameter(reason:)`` when the change is another object's or the object has
-    ///   no objectId; ``BmobError/serverError(code:message:)`` 409 when it changed since `ifUnchangedSince`;
-    ///   ``BmobError/objectNotFound`` (101) when it is missing or the caller may not write it.
+    ///   no objectId; ``BmobError/serverError(code:message:)`` 409 when it changed since `ifUnchangedSince`,
+    ///   301 when the change created the object; ``BmobError/objectNotFound`` (101) when the object or the
+    ///   change is missing or the caller may not write the object (or the version brought back).
     @discardableResult
     public func revert(toBefore change: BmobChange, ifUnchangedSince: Date? = nil) async throws -> [String] {
         guard change.className == className, change.objectId == objectId else {
@@ -63,7 +68,8 @@ extension BmobObject {
     ///
     /// - Parameters:
     ///   - seq: The ``BmobChange/seq`` of one of this object's changes.
-    ///   - ifUnchangedSince: When given, the server refuses (code 409) if the object changed after this date.
+    ///   - ifUnchangedSince: When given, the ``updatedAt`` the caller last saw: the server refuses (code 409)
+    ///     when the object's `updatedAt` is another second.
     /// - Returns: The names of the fields the revert changed.
     /// - Throws: ``BmobError/invalidParameter(reason:)`` when the object has no objectId,
     ///   ``BmobError/serverError(code:message:)`` 409 when it changed since `ifUnchangedSince`,
@@ -84,8 +90,8 @@ extension BmobObject {
     /// ``deletedObjects(className:limit:skip:)``); any object with the deleted object's class and id will do.
     ///
     /// - Throws: ``BmobError/invalidParameter(reason:)`` when the object has no objectId;
-    ///   ``BmobError/objectNotFound`` (101) when no deleted version is known or the caller may not write it;
-    ///   other ``BmobError``s (137 when an object with the id exists again).
+    ///   ``BmobError/objectNotFound`` (101) when no deleted version is known, the object exists again, or the
+    ///   caller may not write it; other ``BmobError``s for network and server failures.
     public func restore() async throws {
         let objectId = try BmobHistoryWire.required(self.objectId, "the object's objectId")
         try await BmobHistoryWire.restore(className: className, objectId: objectId)

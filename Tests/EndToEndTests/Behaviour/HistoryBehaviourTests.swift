@@ -213,6 +213,8 @@ extension EndToEnd {
             let revert = history[0]
             #expect(revert.operation == .update)
             #expect(revert.after?["title"] as? String == "v1")
+            #expect(revert.door == "revert:\(edit.seq)")
+            #expect(revert.changedFields == ["extra", "n", "title"])
             try await note.revert(toBefore: revert.seq)
             #expect(note.string(forKey: "title") == "v2")
             #expect(note.string(forKey: "extra") == "x")
@@ -225,6 +227,11 @@ extension EndToEnd {
             #expect(note.string(forKey: "title") == "v2")
             try await note.revert(toBefore: edit, ifUnchangedSince: note.updatedAt)
             #expect(note.string(forKey: "title") == "v1")
+
+            // A create has no version before it.
+            let create = try #require(history.last)
+            #expect(create.operation == .create)
+            #expect(await code { try await note.revert(toBefore: create) } == 301)
 
             // A change of another object is refused before anything is sent.
             let other = BmobObject(className: "HistRevert", data: ["title": "other"])
@@ -270,7 +277,7 @@ extension EndToEnd {
 
             #expect(try await BmobObject.deletedObjects(className: "HistDeleted").isEmpty)
             // Restoring an object that is there is refused.
-            #expect(await code { try await last.restore() } != nil)
+            #expect(await code { try await last.restore() } == 101)
             await #expect(throws: BmobError.self) { _ = try await BmobObject.deletedObjects(className: "") }
         }
 
