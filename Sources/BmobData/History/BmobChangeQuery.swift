@@ -120,7 +120,9 @@ public final class BmobChangeQuery: @unchecked Sendable {
             // The server keeps milliseconds and compares them; a change it reports at 12:00:00 may have been
             // made at 12:00:00.400, so the end of the second is sent.
             let second = Int64(until.timeIntervalSince1970.rounded(.down))
-            data["until"] = ["__type": "Date", "iso": .string(BmobDateFormat.format(secondsSince1970: second) + ".999")]
+            data["until"] = [
+                "__type": "Date", "iso": .string(BmobDateFormat.format(secondsSince1970: second) + ".999"),
+            ]
         }
         if let userId { data["user"] = .string(userId) }
         if let operation { data["op"] = .string(operation.rawValue) }

@@ -55,7 +55,8 @@ extension BmobObject {
             for role in found {
                 guard let id = role.objectId, visited.insert(id).inserted else { continue }
                 if let name = role.string(forKey: "name") { names.insert(name) }
-                let parents = try? await roles(where: "roles", holds: BmobPointer(className: "_Role", objectId: id), client)
+                let parents = try? await roles(
+                    where: "roles", holds: BmobPointer(className: "_Role", objectId: id), client)
                 next += parents ?? []
             }
             level = next.isEmpty ? nil : next

@@ -223,7 +223,10 @@ extension EndToEnd {
             #expect(stored["extra"] == "x")
 
             // ifUnchangedSince: refused with 409 when the object changed after the date, accepted when not.
-            #expect(await code { try await note.revert(toBefore: edit, ifUnchangedSince: Date(timeIntervalSinceNow: -3600)) } == 409)
+            #expect(
+                await code {
+                    try await note.revert(toBefore: edit, ifUnchangedSince: Date(timeIntervalSinceNow: -3600))
+                } == 409)
             #expect(note.string(forKey: "title") == "v2")
             try await note.revert(toBefore: edit, ifUnchangedSince: note.updatedAt)
             #expect(note.string(forKey: "title") == "v1")
@@ -258,7 +261,10 @@ extension EndToEnd {
             #expect(deleted.allSatisfy { $0.operation == .delete && $0.after == nil })
             #expect(deleted[0].before?["title"] as? String == "gone 2")
             #expect(deleted[0].before?.objectId == id2)
-            #expect(try await BmobObject.deletedObjects(className: "HistDeleted", limit: 1, skip: 1).map(\.objectId) == [id1])
+            #expect(
+                try await BmobObject.deletedObjects(className: "HistDeleted", limit: 1, skip: 1).map(\.objectId) == [
+                    id1
+                ])
             #expect(try await SDKFixture.restObject("HistDeleted", id2) == nil)
 
             // From the change…
@@ -327,7 +333,8 @@ extension EndToEnd {
             #expect(await code { try await gone.restore() } == 101)
             #expect(try await SDKFixture.restObject("HistPrivate", secretId) == nil)
             try await login(owner)
-            let ownersView = try #require(try await BmobObject.deletedObjects(className: "HistPrivate").first { $0.objectId == secretId })
+            let ownersView = try #require(
+                try await BmobObject.deletedObjects(className: "HistPrivate").first { $0.objectId == secretId })
             #expect(ownersView.before?["title"] as? String == "secret 2")
             let back = try await ownersView.restore()
             #expect(back.string(forKey: "title") == "secret 2")
