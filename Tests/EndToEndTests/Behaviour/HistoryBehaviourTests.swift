@@ -507,6 +507,16 @@ extension EndToEnd {
             #expect(refused.code != nil)
 
             #expect(recorder.offQueueCalls == 0)
+
+            // The delegate is held weakly: once it is gone, answers go nowhere.
+            var transient: HistoryRecorder? = HistoryRecorder(queue: queue)
+            let orphaned = BmobHistoryClient(delegate: transient, callbackQueue: queue)
+            weak let released = transient
+            transient = nil
+            #expect(released == nil)
+            #expect(orphaned.delegate == nil)
+            await orphaned.connect().value
+            #expect(orphaned.serverInfo?.supports("history") == true)
         }
     }
 }
