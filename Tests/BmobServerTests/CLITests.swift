@@ -135,6 +135,26 @@ import Glibc
         #expect(try await run(["apps", "webhooks", "--data", data, "--app-id", "demo", "--set", "[1]"]).status == 2)
     }
 
+    @Test func appsHistorySetsAndPrintsTheRetention() async throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        #expect(try await run(["apps", "create", "--data", data, "--name", "Demo", "--app-id", "demo"]).status == 0)
+        let shown = try await run(["apps", "history", "--data", data, "--app-id", "demo"])
+        #expect(try JSONParser.parse(shown.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == ["keepChanges": .null, "keepDays": .null])
+        let set = try await run(["apps", "history", "--data", data, "--app-id", "demo", "--keep-changes", "20", "--keep-days", "90"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(try JSONParser.parse(set.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == ["keepChanges": 20, "keepDays": 90])
+        let unbounded = try await run(["apps", "history", "--data", data, "--app-id", "demo", "--keep-days", "all"])
+        #expect(try JSONParser.parse(unbounded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == ["keepChanges": 20, "keepDays": .null])
+        let listed = try JSONParser.parse(try await run(["apps", "list", "--data", data]).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(listed.arrayValue?.first?["history"] == ["keepChanges": 20, "keepDays": .null])
+        for bad in ["0", "-3", "lots"] {
+            let refused = try await run(["apps", "history", "--data", data, "--app-id", "demo", "--keep-changes", bad])
+            #expect(refused.status == 2 && refused.stderr.contains("--keep-changes"))
+        }
+        #expect(try await run(["apps", "history", "--data", data, "--app-id", "nope", "--keep-days", "3"]).status == 1)
+    }
+
     @Test func appsListOfAnEmptyFolderIsAnEmptyArray() async throws {
         let listed = try await run(["apps", "list", "--data", temporaryDirectory()])
         #expect(listed.status == 0)
