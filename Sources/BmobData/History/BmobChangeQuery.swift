@@ -13,7 +13,8 @@ public import Foundation
 /// let changes = try await query.find()
 /// ```
 ///
-/// The server lists the changes of the objects the caller may read. Thread safety: the filters sit behind a
+/// The server lists the changes of the objects the caller may read, leaving the others out after paging: a page
+/// may hold fewer than ``limit`` changes while later pages still have some. Thread safety: the filters sit behind a
 /// lock, so a query can be set up on one task and run on another.
 ///
 /// ## Topics
