@@ -6,12 +6,21 @@ extension BmobObject {
     /// Creates the object on the server, or, once it has an objectId, sends only the fields and operations
     /// changed since the last save.
     ///
+    /// ```swift
+    /// note["title"] = "新标题"
+    /// let sent = try await note.save()   // ["title"]
+    /// ```
+    ///
+    /// - Returns: The names of the fields the request carried (values and operations, `ACL` when it changed),
+    ///   sorted; empty when an update had nothing to send. The result may be ignored.
     /// - Throws: ``BmobError/invalidParameter(reason:)`` when a field was set to a value that cannot be stored,
     ///   ``BmobError/serverError(code:message:)`` with Bmob's code (111 type mismatch, 105 invalid field name…).
-    public func save() async throws {
+    @discardableResult
+    public func save() async throws -> [String] {
         let change = try pendingChange()
         let answer = try await BmobClient.shared.call(change.route, change.request)
         finishSave(change, answer: answer)
+        return change.sentFieldNames
     }
 
     /// Deletes the object on the server.
@@ -39,6 +48,11 @@ extension BmobObject {
         package var request: [String: JSONValue]
         package var sent: [String: JSONValue]
         package var aclSent: Bool
+
+        /// The names of the fields the request carries, `ACL` included when sent, sorted.
+        package var sentFieldNames: [String] {
+            (Array(sent.keys) + (aclSent ? ["ACL"] : [])).sorted()
+        }
     }
 
     /// The request a save would send now.

@@ -31,6 +31,9 @@ open class BmobObject: @unchecked Sendable {
     var storedUpdatedAt: Date?
     var storedACL: BmobACL?
     var aclChanged = false
+    /// The roles the user `userId` belonged to when the object was last fetched (``fetch()``,
+    /// ``BmobQuery/get(objectId:)``); ``isEditable`` reads it.
+    var editorRoles: (userId: String, names: Set<String>)?
 
     /// A new, unsaved object of `className`.
     public init(className: String) {
@@ -141,6 +144,21 @@ open class BmobObject: @unchecked Sendable {
         lock.withLock {
             if pendingError == nil { pendingError = error }
         }
+    }
+
+    /// Forgets every field, unsaved change and system field, then takes what the server returned: the object
+    /// becomes exactly the server's version.
+    package func replace(serverFields json: [String: JSONValue]) {
+        lock.withLock {
+            fields = [:]
+            pending = [:]
+            pendingError = nil
+            storedCreatedAt = nil
+            storedUpdatedAt = nil
+            storedACL = nil
+            aclChanged = false
+        }
+        apply(serverFields: json)
     }
 
     /// Replaces the state with what the server returned.

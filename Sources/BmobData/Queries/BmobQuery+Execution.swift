@@ -13,7 +13,8 @@ extension BmobQuery {
         return results.compactMap { json in json.objectValue.map { BmobObject(className: className, json: $0) } }
     }
 
-    /// The object with `objectId`, if it matches the query's class.
+    /// The object with `objectId`, if it matches the query's class. Its ``BmobObject/isEditable`` knows the
+    /// current user's roles (looked up when the ACL names roles).
     ///
     /// - Throws: ``BmobError/objectNotFound`` when there is none.
     public func get(objectId: String) async throws -> BmobObject {
@@ -28,7 +29,9 @@ extension BmobQuery {
         }
         let answer = try await fetch(request)
         guard let members = answer.objectValue, members["objectId"] != nil else { throw BmobError.objectNotFound }
-        return BmobObject(className: className, json: members)
+        let object = BmobObject(className: className, json: members)
+        await object.loadEditorRoles(client: client)
+        return object
     }
 
     /// The number of matching objects (``limit(_:)`` and ``skip(_:)`` do not apply).

@@ -48,6 +48,15 @@ public final class BmobACL: @unchecked Sendable, BmobJSONConvertible {
     /// Whether a user id, `*` or `role:Name` may write.
     public func writeAccess(for grantee: String) -> Bool { lock.withLock { entries[grantee]?["write"] == true } }
 
+    /// The role names (without `role:`) granted write access.
+    package var writableRoleNames: [String] {
+        lock.withLock {
+            entries.compactMap { grantee, rights in
+                rights["write"] == true && grantee.hasPrefix("role:") ? String(grantee.dropFirst(5)) : nil
+            }
+        }
+    }
+
     package var bmobJSON: JSONValue {
         lock.withLock {
             .object(entries.mapValues { rights in .object(rights.mapValues { .bool($0) }) })
