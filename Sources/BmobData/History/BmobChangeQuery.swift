@@ -117,14 +117,8 @@ public final class BmobChangeQuery: @unchecked Sendable {
         var data: [String: JSONValue] = [:]
         try BmobHistoryWire.page(limit: limit, skip: skip, into: &data)
         if let since { data["since"] = BmobValueCoding.date(since) }
-        if let until {
-            // The server keeps milliseconds and compares them; a change it reports at 12:00:00 may have been
-            // made at 12:00:00.400, so the end of the second is sent.
-            let second = Int64(until.timeIntervalSince1970.rounded(.down))
-            data["until"] = [
-                "__type": "Date", "iso": .string(BmobDateFormat.format(secondsSince1970: second) + ".999"),
-            ]
-        }
+        // Dates go to the second; the server takes an `until` on a whole second as the end of that second.
+        if let until { data["until"] = BmobValueCoding.date(until) }
         if let userId { data["user"] = .string(userId) }
         if let operation { data["op"] = .string(operation.rawValue) }
         var members: [String: JSONValue] = ["c": .string(className), "data": .object(data)]
