@@ -75,3 +75,15 @@ func queryEncoded(_ text: String) -> String {
     allowed.insert(charactersIn: "-._~")
     return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
 }
+
+/// Checks `condition` every 50 ms until it holds or `timeout` passes, and returns whether it held: for effects
+/// that happen in the background (pruning, settings reloads). Quick on an idle machine; the generous deadline
+/// is for a fully loaded test run.
+func eventually(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+    return try await condition()
+}

@@ -77,10 +77,11 @@ struct HistoryDoorsTests {
             #expect(reverted.status == 200, "\(reverted.text)")
             let page = try await server.call("GET", "/1/classes/Page/\(id)")
             #expect(page.json?["title"] == "first" && page.json?["checkedBy"] == "trigger")
-            for _ in 0..<500 where !saved.withLock({ $0.contains { $0["title"] == "first" && $0["updatedAt"] != $0["createdAt"] } }) {
-                try await Task.sleep(for: .milliseconds(10))
-            }
-            #expect(saved.withLock { $0.contains { $0["title"] == "first" && $0["objectId"]?.stringValue == id } })
+            // afterSave runs detached, after the answer: the create's, the update's, then the revert's.
+            #expect(try await eventually {
+                saved.withLock { $0.filter { $0["objectId"]?.stringValue == id }.compactMap { $0["title"]?.stringValue }.sorted() }
+                    == ["first", "first", "second"]
+            })
 
             // A trigger that refuses the restored version refuses the restore: the object stays deleted.
             let frozen = try await server.create("Page", ["title": "cold"])
@@ -153,10 +154,9 @@ struct HistoryDoorsTests {
             #expect(seen == (1...20).map { .int(Int64($0)) })
             // The old changes went; the ten young ones stay until they are old enough.
             var kept = 0
-            for _ in 0..<100 {
+            _ = try await eventually {
                 kept = try await history().count
-                if kept == 10 { break }
-                try await Task.sleep(for: .milliseconds(50))
+                return kept == 10
             }
             #expect(kept == 10)
             #expect(try await history().first?["after"]?["n"] == 20)
