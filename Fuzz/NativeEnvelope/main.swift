@@ -130,6 +130,16 @@ private func checkCall(_ call: NativeCall) {
         precondition(references.count <= 1000, "a batch delete over the limit accepted")
     case .callFunction(let name, let params):
         precondition(!name.isEmpty && params["_e"] == nil, "a function call without a name, or with it in its params")
+    case .history(let className, let objectId, let filter):
+        precondition(!className.isEmpty && objectId?.isEmpty != true && filter.objectValue != nil, "a history call without its class or filter")
+    case .deleted(let className, let filter):
+        precondition(!className.isEmpty && filter.objectValue != nil, "a deleted call without its class or filter")
+    case .revert(let className, let objectId, let seq, _):
+        precondition(!className.isEmpty && !objectId.isEmpty && seq > 0, "a revert without its object or a positive seq")
+    case .restore(let className, let objectId):
+        precondition(!className.isEmpty && !objectId.isEmpty, "a restore without its object")
+    case .serverInfo:
+        break
     case .initialize, .timestamp, .create, .schemas, .signUp, .logOut, .requestSmsCode, .verifySmsCode, .querySms,
         .logInWithSmsCode, .resetPasswordBySmsCode, .requestPasswordReset, .requestEmailVerify:
         break

@@ -130,8 +130,10 @@ package struct NativeRequest: Sendable, Equatable {
         case .cdn, .files, .saveCdnUpload, .deleteCdnUpload, .deleteCdnBatch:
             call = try fileCall(route, Members(try body.dataObject()))
         case .history:
+            // An empty objectId asks for the class's history, as a missing one does.
+            let objectId = try body.string("objectId")
             call = .history(
-                className: try body.className(), objectId: try body.string("objectId"),
+                className: try body.className(), objectId: objectId?.isEmpty == false ? objectId : nil,
                 filter: .object(try body.dataObject()))
         case .deleted:
             call = .deleted(className: try body.className(), filter: .object(try body.dataObject()))
