@@ -177,6 +177,7 @@ package final class Server: Sendable {
         FileRoutes.register(in: &router, runner: runner)
         FunctionRoutes.register(in: &router, runner: runner, paramsAsStrings: configuration.functionParamsAsStrings)
         HistoryRoutes.register(in: &router, runner: runner)
+        ChannelAuthRoutes.register(in: &router, service: ChannelAuthService(callers: callers))
         FileDownloadRoutes.register(in: &router, files: files)
         S3MultipartRoutes.register(in: &router, uploads: uploads, files: files)
         let feeds = RealtimeFeeds(logger: logger)

@@ -8,13 +8,16 @@ extension BmobCommand {
     enum Apps {
         static let usage = """
             usage: bmob apps create --data DIR --name NAME [--app-id ID] [--rest-key K] [--master-key M] [--secret-key S]
-                                   [--database postgres://…]
+                                   [--channels-app-id N] [--channels-key K] [--channels-secret S] [--database postgres://…]
                    bmob apps list --data DIR [--database postgres://…]
                    bmob apps webhooks --data DIR --app-id ID [--set JSON] [--database postgres://…]
                    bmob apps history --data DIR --app-id ID [--keep-changes N|all] [--keep-days D|all] [--database postgres://…]
+                   bmob apps channels --data DIR --app-id ID [--create] [--client-events on|off] [--database postgres://…]
             'webhooks' prints the app's webhooks, or with --set replaces them: {"functions": {"<name>": "<url>"},
             "triggers": {"<Class>": {"beforeSave": "<url>", …}}, "secret": "<16+ characters>"} (a missing secret keeps
             the app's, or gets a random one). Running servers take them within a second.
+            'channels' prints the app's realtime channel credentials (Pusher protocol: app id, key, secret), makes them
+            for an app created before channels existed (--create), or turns client events on or off.
             'history' prints how much change history the app keeps, or sets it: the newest N changes of each object,
             changes younger than D days, or both (the default keeps all). Servers prune older changes every ten
             minutes or so, never one younger than --history-prune-grace-seconds (default 600).
@@ -33,18 +36,23 @@ extension BmobCommand {
                 return try webhooks(arguments.dropFirst())
             case "history":
                 return try history(arguments.dropFirst())
+            case "channels":
+                return try channels(arguments.dropFirst())
             case "--help", "-h", "help":
                 print(usage, terminator: "")
                 return 0
             default:
-                throw UsageError("expected 'apps create', 'apps list', 'apps webhooks' or 'apps history'")
+                throw UsageError("expected 'apps create', 'apps list', 'apps webhooks', 'apps history' or 'apps channels'")
             }
         }
 
         private static func create(_ arguments: ArraySlice<String>) throws -> Int32 {
             let flags = try CommandLineArguments(
                 arguments,
-                allowed: ["--data", "--name", "--app-id", "--rest-key", "--master-key", "--secret-key", "--database"]
+                allowed: [
+                    "--data", "--name", "--app-id", "--rest-key", "--master-key", "--secret-key", "--database",
+                    "--channels-app-id", "--channels-key", "--channels-secret",
+                ]
             )
             guard let data = flags["--data"] else { throw UsageError("apps create needs --data DIR") }
             guard let name = flags["--name"] else { throw UsageError("apps create needs --name NAME") }
@@ -54,6 +62,7 @@ extension BmobCommand {
                 restKey: flags["--rest-key"],
                 masterKey: flags["--master-key"],
                 secretKey: flags["--secret-key"],
+                channels: channelCredentials(flags),
                 now: ServerClock.system.nowSeconds
             )
             print(app.json.jsonString)
@@ -90,6 +99,54 @@ extension BmobCommand {
                 app.webhooks = try AppWebhooks(json: .object(members))
             }
             print(app.webhooks.json.jsonString)
+            return 0
+        }
+
+        /// Random channel credentials, with the parts the flags name.
+        private static func channelCredentials(_ flags: CommandLineArguments) -> AppChannels {
+            var channels = AppChannels.make()
+            if let appId = flags["--channels-app-id"] { channels.appId = appId }
+            if let key = flags["--channels-key"] { channels.key = key }
+            if let secret = flags["--channels-secret"] { channels.secret = secret }
+            return channels
+        }
+
+        private static func channels(_ arguments: ArraySlice<String>) throws -> Int32 {
+            let flags = try CommandLineArguments(
+                arguments, allowed: ["--data", "--app-id", "--client-events", "--database"],
+                switches: ["--create"])
+            guard let data = flags["--data"] else { throw UsageError("apps channels needs --data DIR") }
+            guard let applicationId = flags["--app-id"] else { throw UsageError("apps channels needs --app-id ID") }
+            let registry = AppRegistry(dataDirectory: data, storage: try storage(flags))
+            var clientEvents: Bool?
+            switch flags["--client-events"] {
+            case nil: break
+            case "on": clientEvents = true
+            case "off": clientEvents = false
+            default: throw UsageError("--client-events: expected on or off")
+            }
+            let create = flags.has("--create")
+            guard create || clientEvents != nil else {
+                guard let app = try registry.load().first(where: { $0.applicationId == applicationId }) else {
+                    throw ConfigurationError("no app with id '\(applicationId)'")
+                }
+                print((app.channels?.json ?? .null).jsonString)
+                return 0
+            }
+            let others = try registry.load()
+            let app = try registry.update(applicationId: applicationId) { app in
+                if create, app.channels == nil {
+                    var made = AppChannels.make()
+                    while (try? AppRegistry.checkChannelsUnique(made, among: others)) == nil { made = .make() }
+                    app.channels = made
+                }
+                guard var channels = app.channels else {
+                    throw ConfigurationError("the app has no channel credentials yet: add --create")
+                }
+                if let clientEvents { channels.clientEvents = clientEvents }
+                app.channels = channels
+            }
+            print((app.channels?.json ?? .null).jsonString)
             return 0
         }
 

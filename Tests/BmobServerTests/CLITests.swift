@@ -155,6 +155,35 @@ import Glibc
         #expect(try await run(["apps", "history", "--data", data, "--app-id", "nope", "--keep-days", "3"]).status == 1)
     }
 
+    @Test func appsChannelsPrintsMakesAndTogglesClientEvents() async throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let created = try await run([
+            "apps", "create", "--data", data, "--name", "Demo", "--app-id", "demo", "--channels-app-id", "4242",
+            "--channels-key", "demochannelkey", "--channels-secret", "demochannelsecret",
+        ])
+        #expect(created.status == 0, "\(created.stderr)")
+        let channels = try JSONParser.parse(created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["channels"]
+        #expect(channels == ["appId": "4242", "key": "demochannelkey", "secret": "demochannelsecret", "clientEvents": false])
+        let shown = try await run(["apps", "channels", "--data", data, "--app-id", "demo"])
+        #expect(try JSONParser.parse(shown.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == channels)
+        let toggled = try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--client-events", "on"])
+        #expect(try JSONParser.parse(toggled.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["clientEvents"] == true)
+        // Random credentials for a second app never collide with the first's; chosen ones must not either.
+        let second = try await run(["apps", "create", "--data", data, "--name", "Two", "--app-id", "two"])
+        let secondChannels = try JSONParser.parse(second.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["channels"]
+        #expect(secondChannels?["appId"]?.stringValue?.allSatisfy(\.isNumber) == true)
+        #expect(secondChannels?["key"] != channels?["key"])
+        let taken = try await run(["apps", "create", "--data", data, "--name", "Three", "--channels-key", "demochannelkey"])
+        #expect(taken.status == 1 && taken.stderr.contains("channels-key"))
+        for bad in [["--channels-app-id", "12a"], ["--channels-key", "short"], ["--channels-secret", "has:colon:inside"]] {
+            let refused = try await run(["apps", "create", "--data", data, "--name", "Bad"] + bad)
+            #expect(refused.status == 1 && refused.stderr.contains(bad[0].dropFirst(2)), "\(bad): \(refused.stderr)")
+        }
+        #expect(try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--client-events", "maybe"]).status == 2)
+        #expect(try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--create=yes"]).status == 2)
+    }
+
     @Test func appsListOfAnEmptyFolderIsAnEmptyArray() async throws {
         let listed = try await run(["apps", "list", "--data", temporaryDirectory()])
         #expect(listed.status == 0)

@@ -38,6 +38,8 @@ package struct App: Sendable, Equatable {
     package var webhooks = AppWebhooks()
     /// How much change history the app keeps (``HistoryPruner``): everything by default.
     package var history = JournalRetention.all
+    /// Realtime channel credentials (the Pusher protocol); `nil` for an app made before channels existed.
+    package var channels: AppChannels?
 
     package init(
         name: String,
@@ -91,6 +93,7 @@ package struct App: Sendable, Equatable {
             "security": security.json,
             "webhooks": webhooks.json,
             "history": history.json,
+            "channels": channels?.json ?? .null,
         ]
     }
 
@@ -117,5 +120,6 @@ package struct App: Sendable, Equatable {
         )
         webhooks = try AppWebhooks(json: json["webhooks"])
         history = try JournalRetention(json: json["history"])
+        channels = try AppChannels.read(json["channels"])
     }
 }

@@ -151,9 +151,11 @@ package struct AppRegistry: Sendable {
         authProviders: [String: JSONValue] = [:],
         security: AppSecurity = AppSecurity(),
         webhooks: AppWebhooks = AppWebhooks(),
+        channels: AppChannels = .make(),
         now: Int64
     ) throws -> App {
         guard !name.isEmpty, name.count <= 128 else { throw ConfigurationError("name: expected 1 to 128 characters") }
+        try channels.validate()
         var app = App(
             name: name,
             applicationId: applicationId ?? AppKeys.makeKey(),
@@ -165,6 +167,7 @@ package struct AppRegistry: Sendable {
             security: security
         )
         app.webhooks = webhooks
+        app.channels = channels
         try AppKeys.validateKey(app.applicationId, name: "app-id")
         guard app.applicationId.utf8.allSatisfy({ $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: ".") }) else {
             throw ConfigurationError("app-id: must not contain '/' or '.'")
@@ -174,6 +177,7 @@ package struct AppRegistry: Sendable {
         try AppKeys.validateSecretKey(app.secretKey)
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
         if let appTable {
+            try Self.checkChannelsUnique(channels, among: try load())
             let added: Bool
             do {
                 added = try appTable.insert(
@@ -190,10 +194,22 @@ package struct AppRegistry: Sendable {
             if apps.contains(where: { $0.applicationId == app.applicationId }) {
                 throw ConfigurationError("app-id: an app with id '\(app.applicationId)' already exists")
             }
+            try Self.checkChannelsUnique(channels, among: apps)
             apps.append(app)
             try save(apps)
             try FileManager.default.createDirectory(atPath: appDirectory(app.applicationId), withIntermediateDirectories: true)
             return app
+        }
+    }
+
+    /// Channel clients and server libraries name an app by its channel key and app id: no two apps may share one.
+    package static func checkChannelsUnique(_ channels: AppChannels, among apps: [App], except applicationId: String? = nil)
+        throws(ConfigurationError)
+    {
+        for other in apps where other.applicationId != applicationId {
+            guard let taken = other.channels else { continue }
+            if taken.key == channels.key { throw ConfigurationError("channels-key: another app has this channel key") }
+            if taken.appId == channels.appId { throw ConfigurationError("channels-app-id: another app has this channel app id") }
         }
     }
 

@@ -25,6 +25,5 @@ package struct SQLiteMigration: Sendable {
         SQLiteMigration(name: "0007-verification", sql: VerificationRows.createTables),
         SQLiteMigration(name: "0008-journal-without-autoincrement", sql: JournalRows.dropAutoincrement),
         SQLiteMigration(name: "0009-journal-door", sql: JournalRows.addDoor),
-        SQLiteMigration(name: "0010-journal-class-order", sql: JournalRows.addClassOrder),
     ]
 }

@@ -18,6 +18,8 @@ package final class TestServer: Sendable {
     package static let restKey = "testrestkey000000000000000000001"
     package static let masterKey = "testmasterkey0000000000000000001"
     package static let secretKey = "testsecretkey001"
+    /// The test app's realtime channel credentials.
+    package static let channels = AppChannels(appId: "123456", key: "testchannelkey01", secret: "testchannelsecret01")
 
     package let server: Server
     package let dataDirectory: URL
@@ -51,6 +53,7 @@ package final class TestServer: Sendable {
     ///   - security: the test app's security policy, when a fresh data folder gets one (defaults otherwise).
     ///   - webhooks: the test app's webhooks, likewise.
     ///   - history: the test app's history retention, likewise.
+    ///   - channels: the test app's channel credentials and rules, likewise.
     ///   - functions: the Swift cloud functions the server runs.
     ///   - configure: changes to the configuration (limits, timeouts, loops) before start.
     package static func start(
@@ -64,6 +67,7 @@ package final class TestServer: Sendable {
         security: AppSecurity = AppSecurity(),
         webhooks: AppWebhooks = AppWebhooks(),
         history: JournalRetention = .all,
+        channels: AppChannels = TestServer.channels,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let directory = dataDirectory ?? FileManager.default.temporaryDirectory
@@ -97,6 +101,7 @@ package final class TestServer: Sendable {
                 authProviders: Dictionary(uniqueKeysWithValues: AuthPlatforms.known.map { ($0, ["type": "trust"]) }),
                 security: security,
                 webhooks: webhooks,
+                channels: channels,
                 now: clock.nowSeconds
             )
             if history != .all {

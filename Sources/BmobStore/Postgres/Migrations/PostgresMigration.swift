@@ -113,6 +113,5 @@ struct PostgresMigration: Sendable {
                         + cos(radians(latitude1)) * cos(radians(latitude2)) * sin(radians(longitude2 - longitude1) / 2) ^ 2
                     ))) $$;
                 """),
-        PostgresMigration(name: "0003-journal-class-order", sql: JournalRows.addClassOrder),
     ]
 }

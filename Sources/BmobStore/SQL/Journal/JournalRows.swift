@@ -45,10 +45,6 @@ enum JournalRows {
     /// Migration 0009: the door a change came through, beside its caller.
     static let addDoor = #"ALTER TABLE "__journal" ADD COLUMN door TEXT;"#
 
-    /// Migration 0010 (PostgreSQL 0003): a class's changes newest first without sorting them all (class history,
-    /// deleted objects).
-    static let addClassOrder = #"CREATE INDEX "__journal_class" ON "__journal" (className, seq);"#
-
     private static let table = SQLTableName.journal.quoted
 
     /// Built once: the writer runs it for every change.
