@@ -91,6 +91,38 @@ struct ChannelAuthTests {
         }
     }
 
+    @Test("Pusher's own server library and Python's hmac accept the endpoint's signatures")
+    func independentPeerAgrees() async throws {
+        var channels = TestServer.channels
+        channels.rules = [
+            ChannelRule(channel: "private-user-{userId}", users: .own),
+            ChannelRule(channel: "presence-lobby", users: .any, userInfo: ["nickname"]),
+        ]
+        let server = try await TestServer.start(channels: channels)
+        do {
+            let (ada, token) = try await server.signUpUser("ada", password: "pw-ada", ["nickname": "Ada Lovelace ✓"])
+            let privateAnswer = try await form(
+                server, "/1/channels/auth", "socket_id=123.456&channel_name=private-user-\(ada)", token: token)
+            let presenceAnswer = try await form(
+                server, "/1/channels/auth", "socket_id=123.456&channel_name=presence-lobby", token: token)
+            let signinAnswer = try await form(server, "/1/channels/auth/member", "socket_id=123.456", token: token)
+            let spec: JSONValue = [
+                "appId": .string(channels.appId), "key": .string(channels.key), "secret": .string(channels.secret),
+                "checks": [
+                    ["kind": "private", "socket": "123.456", "channel": .string("private-user-\(ada)"), "answer": privateAnswer.json ?? .null],
+                    ["kind": "presence", "socket": "123.456", "channel": "presence-lobby", "answer": presenceAnswer.json ?? .null],
+                    ["kind": "signin", "socket": "123.456", "answer": signinAnswer.json ?? .null],
+                ],
+            ]
+            let output = try await PythonPeer.run("pusher_auth_peer.py", [spec.jsonString])
+            #expect(try JSONParser.parse(output) == [true, true, true], "\(output)")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     @Test("hostile input: socket ids and channel names that could sign something else are refused")
     func hostileInput() async throws {
         try await withTestServer { server in
