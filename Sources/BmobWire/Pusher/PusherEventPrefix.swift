@@ -48,6 +48,10 @@ package enum PusherEventPrefix: String, Sendable, Hashable, CaseIterable {
     /// Rewrites an event name from one prefix to this one: `pusher:x` → `bird:x` and `pusher_internal:x` →
     /// `bird_internal:x` (and back); other names are returned unchanged.
     ///
+    /// A plain name of the source family that this family reserves (`bird:x` sent as an application event on a
+    /// `pusher` connection) comes out unchanged and so reads as a protocol event here: refuse reserved names when
+    /// they are published (``isReserved(_:)``) to keep translation reversible.
+    ///
     /// - Parameters:
     ///   - wireName: an event name as spelled for a connection with prefix `other`.
     ///   - other: the prefix `wireName` uses.

@@ -49,7 +49,7 @@ package struct PusherFrame: Sendable, Hashable {
     ///   - text: the frame's text.
     ///   - maximumBytes: the largest frame accepted, in UTF-8 bytes.
     /// - Throws: ``PusherProtocolError`` (see ``init(decoding:maximumBytes:)-(Collection<UInt8>,_)``).
-    package init(decoding text: String, maximumBytes: Int = defaultMaximumBytes) throws(PusherProtocolError) {
+    package init(decoding text: String, maximumBytes: Int = PusherFrame.defaultMaximumBytes) throws(PusherProtocolError) {
         try self.init(decoding: text.utf8, maximumBytes: maximumBytes)
     }
 
@@ -65,7 +65,7 @@ package struct PusherFrame: Sendable, Hashable {
     ///   - maximumBytes: the largest frame accepted.
     /// - Throws: ``PusherProtocolError``: ``PusherProtocolError/Kind/frameTooLarge`` and an over-long event name
     ///   carry code 4301 (not closing); malformed frames carry no code.
-    package init(decoding bytes: some Collection<UInt8>, maximumBytes: Int = defaultMaximumBytes)
+    package init(decoding bytes: some Collection<UInt8>, maximumBytes: Int = PusherFrame.defaultMaximumBytes)
         throws(PusherProtocolError)
     {
         guard bytes.count <= maximumBytes else {
