@@ -27,8 +27,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (compactChannelData, "31935e7d86dba64c2a90aed31fdc61869f9b22ba9d8863bba239c03ca481bc80"),
-        (spacedChannelData, "5b8808f3035fec2e4157c6b430a06d5b0de16d174e1a779e0e2b64d9983bde27"),
+        (PusherSignaturesTests.compactChannelData, "31935e7d86dba64c2a90aed31fdc61869f9b22ba9d8863bba239c03ca481bc80"),
+        (PusherSignaturesTests.spacedChannelData, "5b8808f3035fec2e4157c6b430a06d5b0de16d174e1a779e0e2b64d9983bde27"),
     ])
     func presenceChannelVectors(channelData: String, signature: String) throws {
         let channel = try Self.channel("presence-foobar")
@@ -199,43 +199,49 @@ import Testing
         }
     }
 
+    /// Expects the vector request, changed as given, to be refused with `expected`.
+    static func refuse(
+        _ expected: PusherProtocolError.Kind, method: String = "POST", path: String = "/apps/3/events",
+        query: [(name: String, value: String)] = PusherSignaturesTests.apiQuery,
+        body: String = PusherSignaturesTests.body
+    ) {
+        #expect {
+            try PusherSignatures.verifyAPIRequest(
+                method: method, path: path, query: query, body: Array(body.utf8), now: 1_353_088_179,
+                secret: Self.secretFor)
+        } throws: { error in
+            guard let error = error as? PusherProtocolError else { return false }
+            return error.kind == expected && !error.message.isEmpty
+        }
+    }
+
+    /// The vector's query with `name` replaced by `value`, or removed when `value` is nil.
+    static func replacing(_ name: String, with value: String?) -> [(name: String, value: String)] {
+        var query = Self.apiQuery.filter { $0.name != name }
+        if let value { query.append((name: name, value: value)) }
+        return query
+    }
+
     /// Each change to the request or its parameters is refused with its own kind.
     @Test func apiRefusals() {
-        func refuse(
-            _ expected: PusherProtocolError.Kind, method: String = "POST", path: String = "/apps/3/events",
-            query: [(name: String, value: String)] = Self.apiQuery, body: String = Self.body
-        ) {
-            #expect {
-                try PusherSignatures.verifyAPIRequest(
-                    method: method, path: path, query: query, body: Array(body.utf8), now: 1_353_088_179,
-                    secret: Self.secretFor)
-            } throws: { error in
-                guard let error = error as? PusherProtocolError else { return false }
-                return error.kind == expected && !error.message.isEmpty
-            }
-        }
-        func replacing(_ name: String, with value: String?) -> [(name: String, value: String)] {
-            var query = Self.apiQuery.filter { $0.name != name }
-            if let value { query.append((name: name, value: value)) }
-            return query
-        }
-        refuse(.invalidSignature, method: "GET")
-        refuse(.invalidSignature, path: "/apps/4/events")
-        refuse(.bodyDigestMismatch, body: Self.body + " ")
-        refuse(.bodyDigestMismatch, query: replacing("body_md5", with: nil))
-        refuse(.bodyDigestMismatch, query: replacing("body_md5", with: "d41d8cd98f00b204e9800998ecf8427e"))
-        refuse(.invalidAPIAuthentication, query: replacing("auth_key", with: nil))
-        refuse(.invalidAPIAuthentication, query: replacing("auth_key", with: "unknown"))
-        refuse(.invalidAPIAuthentication, query: replacing("auth_signature", with: nil))
-        refuse(.invalidAPIAuthentication, query: replacing("auth_timestamp", with: nil))
-        refuse(.invalidAPIAuthentication, query: replacing("auth_timestamp", with: "-1"))
-        refuse(.invalidAPIAuthentication, query: replacing("auth_timestamp", with: "1353088179.5"))
-        refuse(.invalidAPIAuthentication, query: replacing("auth_timestamp", with: String(repeating: "9", count: 40)))
-        refuse(.invalidAPIAuthentication, query: replacing("auth_version", with: "2.0"))
-        refuse(.invalidAPIAuthentication, query: replacing("auth_version", with: nil))
-        refuse(.invalidAPIAuthentication, query: Self.apiQuery + [(name: "AUTH_KEY", value: Self.key)])
-        refuse(.invalidSignature, query: replacing("auth_signature", with: String(repeating: "0", count: 64)))
-        refuse(.invalidSignature, query: Self.apiQuery + [(name: "extra", value: "1")])
+        Self.refuse(.invalidSignature, method: "GET")
+        Self.refuse(.invalidSignature, path: "/apps/4/events")
+        Self.refuse(.bodyDigestMismatch, body: Self.body + " ")
+        Self.refuse(.bodyDigestMismatch, query: Self.replacing("body_md5", with: nil))
+        Self.refuse(.bodyDigestMismatch, query: Self.replacing("body_md5", with: "d41d8cd98f00b204e9800998ecf8427e"))
+        Self.refuse(.invalidAPIAuthentication, query: Self.replacing("auth_key", with: nil))
+        Self.refuse(.invalidAPIAuthentication, query: Self.replacing("auth_key", with: "unknown"))
+        Self.refuse(.invalidAPIAuthentication, query: Self.replacing("auth_signature", with: nil))
+        Self.refuse(.invalidAPIAuthentication, query: Self.replacing("auth_timestamp", with: nil))
+        Self.refuse(.invalidAPIAuthentication, query: Self.replacing("auth_timestamp", with: "-1"))
+        Self.refuse(.invalidAPIAuthentication, query: Self.replacing("auth_timestamp", with: "1353088179.5"))
+        Self.refuse(
+            .invalidAPIAuthentication, query: Self.replacing("auth_timestamp", with: String(repeating: "9", count: 40)))
+        Self.refuse(.invalidAPIAuthentication, query: Self.replacing("auth_version", with: "2.0"))
+        Self.refuse(.invalidAPIAuthentication, query: Self.replacing("auth_version", with: nil))
+        Self.refuse(.invalidAPIAuthentication, query: Self.apiQuery + [(name: "AUTH_KEY", value: Self.key)])
+        Self.refuse(.invalidSignature, query: Self.replacing("auth_signature", with: String(repeating: "0", count: 64)))
+        Self.refuse(.invalidSignature, query: Self.apiQuery + [(name: "extra", value: "1")])
     }
 
     /// phttp signs body_md5 on a GET with an empty body; an empty body needs none.
