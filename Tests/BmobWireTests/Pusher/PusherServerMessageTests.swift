@@ -65,7 +65,7 @@ import Testing
         #expect(Self.pusher.event("my-event", channel: try Self.channel("room"), data: .string(published)).encoded
             == #"{"event":"my-event","channel":"room","data":"{\"some\": \"data\"}"}"#)
         #expect(Self.bird.event("notice", channel: try Self.channel("#server-to-user-u1"), data: "x").encoded
-            == #"{"event":"notice","channel":"#server-to-user-u1","data":"x"}"#)
+            == ##"{"event":"notice","channel":"#server-to-user-u1","data":"x"}"##)
     }
 
     @Test func clientEventRelayAddsUserIdOnPresenceOnly() throws {
