@@ -89,7 +89,8 @@ package enum PusherClientMessage: Sendable, Hashable {
     }
 
     /// The frame's data as an object.
-    private static func object(_ frame: PusherFrame, _ event: String) throws(PusherProtocolError) -> [String: JSONValue] {
+    private static func object(_ frame: PusherFrame, _ event: String) throws(PusherProtocolError) -> [String: JSONValue]
+    {
         guard let members = frame.dataObject else {
             throw PusherProtocolError(.invalidData, "\(event) data must be a JSON object")
         }

@@ -49,7 +49,8 @@ package struct PusherFrame: Sendable, Hashable {
     ///   - text: the frame's text.
     ///   - maximumBytes: the largest frame accepted, in UTF-8 bytes.
     /// - Throws: ``PusherProtocolError`` (see ``init(decoding:maximumBytes:)-(Collection<UInt8>,_)``).
-    package init(decoding text: String, maximumBytes: Int = PusherFrame.defaultMaximumBytes) throws(PusherProtocolError) {
+    package init(decoding text: String, maximumBytes: Int = PusherFrame.defaultMaximumBytes) throws(PusherProtocolError)
+    {
         try self.init(decoding: text.utf8, maximumBytes: maximumBytes)
     }
 

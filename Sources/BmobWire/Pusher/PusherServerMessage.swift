@@ -24,7 +24,9 @@ package struct PusherServerMessage: Sendable, Hashable {
     /// - Returns: the frame.
     package func connectionEstablished(socketId: PusherSocketId, activityTimeout: Int = 120) -> PusherFrame {
         precondition(activityTimeout > 0, "activity_timeout must be positive")
-        let data: JSONValue = ["socket_id": .string(socketId.rawValue), "activity_timeout": .int(Int64(activityTimeout))]
+        let data: JSONValue = [
+            "socket_id": .string(socketId.rawValue), "activity_timeout": .int(Int64(activityTimeout)),
+        ]
         return PusherFrame(event: prefix.protocolEvent("connection_established"), data: .string(data.jsonString))
     }
 
@@ -97,7 +99,8 @@ package struct PusherServerMessage: Sendable, Hashable {
         var data: [String: JSONValue] = ["user_id": .string(userId)]
         if let userInfo { data["user_info"] = userInfo }
         return PusherFrame(
-            event: prefix.internalEvent("member_added"), channel: channel, data: .string(JSONValue.object(data).jsonString))
+            event: prefix.internalEvent("member_added"), channel: channel,
+            data: .string(JSONValue.object(data).jsonString))
     }
 
     /// `{prefix}_internal:member_removed` with data `"{\"user_id\":…}"` (a string), when a user's last socket
@@ -109,7 +112,8 @@ package struct PusherServerMessage: Sendable, Hashable {
     /// - Returns: the frame.
     package func memberRemoved(channel: PusherChannelName, userId: String) -> PusherFrame {
         let data: JSONValue = ["user_id": .string(userId)]
-        return PusherFrame(event: prefix.internalEvent("member_removed"), channel: channel, data: .string(data.jsonString))
+        return PusherFrame(
+            event: prefix.internalEvent("member_removed"), channel: channel, data: .string(data.jsonString))
     }
 
     /// `{prefix}:signin_success` with data `{"user_data": "<the string received>"}` (an object).

@@ -159,7 +159,8 @@ package enum PusherSignatures {
     ///   - query: the query parameters with percent-decoding already applied (phttp sends values unescaped;
     ///     clients that escape them signed the unescaped value).
     /// - Returns: the string to sign.
-    package static func apiStringToSign(method: String, path: String, query: [(name: String, value: String)]) -> String {
+    package static func apiStringToSign(method: String, path: String, query: [(name: String, value: String)]) -> String
+    {
         let pairs = query.map { (name: $0.name.lowercased(), value: $0.value) }
             .filter { $0.name != "auth_signature" }
             .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
@@ -243,7 +244,8 @@ package enum PusherSignatures {
         let skew = now >= timestamp ? now - timestamp : timestamp - now
         guard skew <= maximumTimestampSkewSeconds else {
             throw PusherProtocolError(
-                .timestampOutOfRange, "auth_timestamp is more than \(maximumTimestampSkewSeconds) s from the server's clock")
+                .timestampOutOfRange,
+                "auth_timestamp is more than \(maximumTimestampSkewSeconds) s from the server's clock")
         }
         if let digest = parameters["body_md5"] {
             guard digest.lowercased() == bodyMD5(body) else {

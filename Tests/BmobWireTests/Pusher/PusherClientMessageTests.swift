@@ -18,12 +18,15 @@ import Testing
     }
 
     @Test func subscribeAsPusherJSSendsIt() throws {
-        #expect(try Self.decode(#"{"event":"pusher:subscribe","data":{"auth":"","channel":"room-1"}}"#)
-            == .subscribe(channel: try Self.channel("room-1"), auth: nil, channelData: nil))
-        #expect(try Self.decode(#"{"event":"pusher:subscribe","data":{"channel":"private-room","auth":"KEY:sig"}}"#)
-            == .subscribe(channel: try Self.channel("private-room"), auth: "KEY:sig", channelData: nil))
-        #expect(try Self.decode(#"{"event":"pusher:subscribe","data":{"channel":"room-1","auth":null}}"#)
-            == .subscribe(channel: try Self.channel("room-1"), auth: nil, channelData: nil))
+        #expect(
+            try Self.decode(#"{"event":"pusher:subscribe","data":{"auth":"","channel":"room-1"}}"#)
+                == .subscribe(channel: try Self.channel("room-1"), auth: nil, channelData: nil))
+        #expect(
+            try Self.decode(#"{"event":"pusher:subscribe","data":{"channel":"private-room","auth":"KEY:sig"}}"#)
+                == .subscribe(channel: try Self.channel("private-room"), auth: "KEY:sig", channelData: nil))
+        #expect(
+            try Self.decode(#"{"event":"pusher:subscribe","data":{"channel":"room-1","auth":null}}"#)
+                == .subscribe(channel: try Self.channel("room-1"), auth: nil, channelData: nil))
     }
 
     /// `channel_data` is the exact string received, spacing and key order included.
@@ -31,39 +34,51 @@ import Testing
         let channelData = #"{"user_id": 10,   "user_info": {"name": "Mr. Channels"}, "a": 1.0}"#
         var encoded: [UInt8] = []
         JSONValue.appendString(channelData, to: &encoded)
-        let text = #"{"event":"pusher:subscribe","data":{"channel":"presence-lobby","auth":"K:s","channel_data":"#
+        let text =
+            #"{"event":"pusher:subscribe","data":{"channel":"presence-lobby","auth":"K:s","channel_data":"#
             + String(decoding: encoded, as: UTF8.self) + "}}"
-        #expect(try Self.decode(text)
-            == .subscribe(channel: try Self.channel("presence-lobby"), auth: "K:s", channelData: channelData))
+        #expect(
+            try Self.decode(text)
+                == .subscribe(channel: try Self.channel("presence-lobby"), auth: "K:s", channelData: channelData))
     }
 
     /// Data sent as a string holding the object is accepted too.
     @Test func subscribeDataAsString() throws {
-        #expect(try Self.decode(#"{"event":"bird:subscribe","data":"{\"channel\":\"room\"}"}"#, .bird)
-            == .subscribe(channel: try Self.channel("room"), auth: nil, channelData: nil))
+        #expect(
+            try Self.decode(#"{"event":"bird:subscribe","data":"{\"channel\":\"room\"}"}"#, .bird)
+                == .subscribe(channel: try Self.channel("room"), auth: nil, channelData: nil))
     }
 
     @Test func unsubscribe() throws {
-        #expect(try Self.decode(#"{"event":"pusher:unsubscribe","data":{"channel":"room-1"}}"#)
-            == .unsubscribe(channel: try Self.channel("room-1")))
+        #expect(
+            try Self.decode(#"{"event":"pusher:unsubscribe","data":{"channel":"room-1"}}"#)
+                == .unsubscribe(channel: try Self.channel("room-1")))
     }
 
     @Test func signin() throws {
-        #expect(try Self.decode(#"{"event":"pusher:signin","data":{"auth":"K:s","user_data":"{\"id\": \"1\"}"}}"#)
-            == .signin(auth: "K:s", userData: #"{"id": "1"}"#))
+        #expect(
+            try Self.decode(#"{"event":"pusher:signin","data":{"auth":"K:s","user_data":"{\"id\": \"1\"}"}}"#)
+                == .signin(auth: "K:s", userData: #"{"id": "1"}"#))
     }
 
     @Test func clientEvent() throws {
         let message = try Self.decode(
             #"{"event":"client-typing","channel":"private-room","data":{"who":"alice"},"user_id":"forged"}"#)
-        #expect(message == .clientEvent(name: "client-typing", channel: try Self.channel("private-room"), data: ["who": "alice"]))
+        #expect(
+            message
+                == .clientEvent(
+                    name: "client-typing", channel: try Self.channel("private-room"), data: ["who": "alice"]))
         // Decoding does not judge the channel kind; the server checks allowsClientEvents.
-        #expect(try Self.decode(#"{"event":"client-x","channel":"public"}"#)
-            == .clientEvent(name: "client-x", channel: try Self.channel("public"), data: nil))
+        #expect(
+            try Self.decode(#"{"event":"client-x","channel":"public"}"#)
+                == .clientEvent(name: "client-x", channel: try Self.channel("public"), data: nil))
     }
 
     @Test(arguments: [
-        (#"{"event":"pusher:connection_established","data":{}}"#, PusherEventPrefix.pusher, PusherProtocolError.Kind.unknownEvent),
+        (
+            #"{"event":"pusher:connection_established","data":{}}"#, PusherEventPrefix.pusher,
+            PusherProtocolError.Kind.unknownEvent
+        ),
         (#"{"event":"pusher:cache_miss"}"#, .pusher, .unknownEvent),
         (#"{"event":"pusher:"}"#, .pusher, .unknownEvent),
         (#"{"event":"pusher:Ping"}"#, .pusher, .unknownEvent),
@@ -81,7 +96,10 @@ import Testing
         (#"{"event":"pusher:subscribe","data":{}}"#, .pusher, .invalidData),
         (#"{"event":"pusher:subscribe","data":{"channel":1}}"#, .pusher, .invalidData),
         (#"{"event":"pusher:subscribe","data":{"channel":"room","auth":1}}"#, .pusher, .invalidData),
-        (#"{"event":"pusher:subscribe","data":{"channel":"presence-x","channel_data":{"user_id":1}}}"#, .pusher, .invalidData),
+        (
+            #"{"event":"pusher:subscribe","data":{"channel":"presence-x","channel_data":{"user_id":1}}}"#, .pusher,
+            .invalidData
+        ),
         (#"{"event":"pusher:subscribe","data":{"channel":"a b"}}"#, .pusher, .invalidChannelName),
         (#"{"event":"pusher:subscribe","data":{"channel":"private-encrypted-a"}}"#, .pusher, .unsupportedChannel),
         (#"{"event":"pusher:subscribe","data":{"channel":"cache-a"}}"#, .pusher, .unsupportedChannel),
@@ -106,7 +124,9 @@ import Testing
         #expect(member == PusherChannelData(userId: "10", userInfo: ["name": "Mr. Channels"]))
         #expect(try PusherChannelData(parsing: #"{"user_id":"u1"}"#) == PusherChannelData(userId: "u1"))
         #expect(try PusherChannelData(parsing: #"{"user_id":"u1","user_info":null}"#).userInfo == nil)
-        for bad in ["", "[]", "{}", #"{"user_id":""}"#, #"{"user_id":1.5}"#, #"{"user_id":null}"#, #"{"user_id":["a"]}"#] {
+        for bad in [
+            "", "[]", "{}", #"{"user_id":""}"#, #"{"user_id":1.5}"#, #"{"user_id":null}"#, #"{"user_id":["a"]}"#,
+        ] {
             #expect {
                 try PusherChannelData(parsing: bad)
             } throws: { error in

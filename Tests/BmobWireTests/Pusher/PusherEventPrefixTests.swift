@@ -32,10 +32,12 @@ import Testing
     @Test func translate() {
         #expect(PusherEventPrefix.bird.translate("pusher:subscribe", from: .pusher) == "bird:subscribe")
         #expect(PusherEventPrefix.pusher.translate("bird:subscribe", from: .bird) == "pusher:subscribe")
-        #expect(PusherEventPrefix.bird.translate("pusher_internal:member_added", from: .pusher)
-            == "bird_internal:member_added")
-        #expect(PusherEventPrefix.pusher.translate("bird_internal:member_added", from: .bird)
-            == "pusher_internal:member_added")
+        #expect(
+            PusherEventPrefix.bird.translate("pusher_internal:member_added", from: .pusher)
+                == "bird_internal:member_added")
+        #expect(
+            PusherEventPrefix.pusher.translate("bird_internal:member_added", from: .bird)
+                == "pusher_internal:member_added")
         #expect(PusherEventPrefix.bird.translate("client-x", from: .pusher) == "client-x")
         #expect(PusherEventPrefix.bird.translate("my-event", from: .pusher) == "my-event")
         #expect(PusherEventPrefix.pusher.translate("pusher:ping", from: .pusher) == "pusher:ping")

@@ -5,7 +5,8 @@ import Testing
 @Suite struct PusherFrameTests {
     @Test func decodesAllMembers() throws {
         let frame = try PusherFrame(
-            decoding: #"{"event":"client-typing","channel":"presence-room","data":{"who":"alice"},"user_id":"u1","x":1}"#)
+            decoding:
+                #"{"event":"client-typing","channel":"presence-room","data":{"who":"alice"},"user_id":"u1","x":1}"#)
         #expect(frame.event == "client-typing")
         #expect(frame.channel?.rawValue == "presence-room")
         #expect(frame.data == ["who": "alice"])
@@ -16,8 +17,9 @@ import Testing
         let frame = PusherFrame(
             event: "client-typing", channel: try PusherChannelName(validating: "presence-room"),
             data: ["who": "alice", "at": 3], userId: "u1")
-        #expect(frame.encoded
-            == #"{"event":"client-typing","channel":"presence-room","data":{"at":3,"who":"alice"},"user_id":"u1"}"#)
+        #expect(
+            frame.encoded
+                == #"{"event":"client-typing","channel":"presence-room","data":{"at":3,"who":"alice"},"user_id":"u1"}"#)
         #expect(PusherFrame(event: "pusher:ping").encoded == #"{"event":"pusher:ping"}"#)
         #expect(PusherFrame(event: "e", data: .null).encoded == #"{"event":"e","data":null}"#)
     }
@@ -40,7 +42,8 @@ import Testing
     /// String data stays the exact string (published data is forwarded byte for byte).
     @Test func stringDataIsKeptExactly() throws {
         let published = #"{"some": "data",  "n": 1.0}"#
-        let frame = PusherFrame(event: "e", channel: try PusherChannelName(validating: "room"), data: .string(published))
+        let frame = PusherFrame(
+            event: "e", channel: try PusherChannelName(validating: "room"), data: .string(published))
         let again = try PusherFrame(decoding: frame.encoded)
         #expect(again.dataString == published)
     }
@@ -67,7 +70,8 @@ import Testing
     @Test func frameSizeLimit() throws {
         let prefix = #"{"event":"e","data":""#
         let suffix = #""}"#
-        let filler = String(repeating: "a", count: PusherFrame.defaultMaximumBytes - prefix.utf8.count - suffix.utf8.count)
+        let filler = String(
+            repeating: "a", count: PusherFrame.defaultMaximumBytes - prefix.utf8.count - suffix.utf8.count)
         let exact = prefix + filler + suffix
         #expect(exact.utf8.count == PusherFrame.defaultMaximumBytes)
         _ = try PusherFrame(decoding: exact)
@@ -144,7 +148,8 @@ import Testing
     /// JSON nested past the parser's bound is an error, not a stack overflow.
     @Test func deepJSONIsRefused() {
         let depth = 5_000
-        let text = #"{"event":"e","data":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+        let text =
+            #"{"event":"e","data":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
         #expect {
             try PusherFrame(decoding: text, maximumBytes: 1 << 20)
         } throws: { error in

@@ -33,7 +33,10 @@ import Testing
         #expect(members.hash == ["a": ["name": "A"], "b": .null])  // the first socket's info stays
         #expect(members.userId(of: a2) == "a")
         #expect(members.contains("a") && !members.contains("c"))
-        #expect(members.subscriptionData == ["presence": ["ids": ["a", "b"], "hash": ["a": ["name": "A"], "b": nil], "count": 2]])
+        #expect(
+            members.subscriptionData == [
+                "presence": ["ids": ["a", "b"], "hash": ["a": ["name": "A"], "b": nil], "count": 2]
+            ])
 
         let removedA1 = members.remove(socket: a1)  // a2 remains
         let removedA1Again = members.remove(socket: a1)  // not subscribed any more

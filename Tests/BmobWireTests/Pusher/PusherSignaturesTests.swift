@@ -17,8 +17,9 @@ import Testing
     @Test func privateChannelVector() throws {
         let channel = try Self.channel("private-foobar")
         let socket = try Self.socket()
-        #expect(PusherSignatures.channelStringToSign(socketId: socket, channel: channel, channelData: nil)
-            == "1234.1234:private-foobar")
+        #expect(
+            PusherSignatures.channelStringToSign(socketId: socket, channel: channel, channelData: nil)
+                == "1234.1234:private-foobar")
         let auth = PusherSignatures.channelAuth(
             key: Self.key, secret: Self.secret, socketId: socket, channel: channel, channelData: nil)
         #expect(auth == "278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4")
@@ -33,8 +34,9 @@ import Testing
     func presenceChannelVectors(channelData: String, signature: String) throws {
         let channel = try Self.channel("presence-foobar")
         let socket = try Self.socket()
-        #expect(PusherSignatures.channelStringToSign(socketId: socket, channel: channel, channelData: channelData)
-            == "1234.1234:presence-foobar:" + channelData)
+        #expect(
+            PusherSignatures.channelStringToSign(socketId: socket, channel: channel, channelData: channelData)
+                == "1234.1234:presence-foobar:" + channelData)
         let auth = PusherSignatures.channelAuth(
             key: Self.key, secret: Self.secret, socketId: socket, channel: channel, channelData: channelData)
         #expect(auth == Self.key + ":" + signature)
@@ -70,19 +72,20 @@ import Testing
                 == "1234.1234:private-foobar")
     }
 
-    @Test(arguments: [
-        nil,
-        "",
-        "58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4",
-        ":58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4",
-        "278d425bdf160c739803:",
-        "278d425bdf160c739804:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4",
-        "278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a5",
-        "278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a",
-        "278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4 ",
-        "278d425bdf160c739803:58DF8B0C36D6982B82C3ECF6B4662E34FE8C25BBA48F5369F135BF843651C3A4",
-        "x:278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4",
-    ] as [String?])
+    @Test(
+        arguments: [
+            nil,
+            "",
+            "58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4",
+            ":58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4",
+            "278d425bdf160c739803:",
+            "278d425bdf160c739804:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4",
+            "278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a5",
+            "278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a",
+            "278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4 ",
+            "278d425bdf160c739803:58DF8B0C36D6982B82C3ECF6B4662E34FE8C25BBA48F5369F135BF843651C3A4",
+            "x:278d425bdf160c739803:58df8b0c36d6982b82c3ecf6b4662e34fe8c25bba48f5369f135bf843651c3a4",
+        ] as [String?])
     func badChannelAuthIsRefused(auth: String?) throws {
         let channel = try Self.channel("private-foobar")
         let socket = try Self.socket()
@@ -122,8 +125,9 @@ import Testing
     @Test func userVector() throws {
         let socket = try Self.socket()
         let userData = #"{"id":"12345"}"#
-        #expect(PusherSignatures.userStringToSign(socketId: socket, userData: userData)
-            == #"1234.1234::user::{"id":"12345"}"#)
+        #expect(
+            PusherSignatures.userStringToSign(socketId: socket, userData: userData)
+                == #"1234.1234::user::{"id":"12345"}"#)
         let auth = PusherSignatures.userAuth(key: Self.key, secret: Self.secret, socketId: socket, userData: userData)
         #expect(auth == Self.key + ":4708d583dada6a56435fb8bc611c77c359a31eebde13337c16ab43aa6de336ba")
         try PusherSignatures.verifyUserAuth(
@@ -158,11 +162,13 @@ import Testing
         #expect(PusherSignatures.bodyMD5([UInt8]()) == "d41d8cd98f00b204e9800998ecf8427e")
         // The order parameters arrive in, and auth_signature's presence, do not matter.
         let shuffled = Array(Self.apiQuery.reversed())
-        #expect(PusherSignatures.apiStringToSign(method: "POST", path: "/apps/3/events", query: shuffled)
-            == "POST\n/apps/3/events\nauth_key=278d425bdf160c739803&auth_timestamp=1353088179&auth_version=1.0"
-            + "&body_md5=ec365a775a4cd0599faeb73354201b6f")
-        #expect(PusherSignatures.apiSignature(secret: Self.secret, method: "POST", path: "/apps/3/events", query: shuffled)
-            == "da454824c97ba181a32ccc17a72625ba02771f50b50e1e7430e47a1f3f457e6c")
+        #expect(
+            PusherSignatures.apiStringToSign(method: "POST", path: "/apps/3/events", query: shuffled)
+                == "POST\n/apps/3/events\nauth_key=278d425bdf160c739803&auth_timestamp=1353088179&auth_version=1.0"
+                + "&body_md5=ec365a775a4cd0599faeb73354201b6f")
+        #expect(
+            PusherSignatures.apiSignature(secret: Self.secret, method: "POST", path: "/apps/3/events", query: shuffled)
+                == "da454824c97ba181a32ccc17a72625ba02771f50b50e1e7430e47a1f3f457e6c")
         let key = try PusherSignatures.verifyAPIRequest(
             method: "POST", path: "/apps/3/events", query: shuffled, body: Array(Self.body.utf8), now: 1_353_088_179,
             secret: Self.secretFor)
@@ -177,7 +183,8 @@ import Testing
                 (name: "info", value: "user_count,subscription_count"), (name: "Auth_Key", value: "k"),
                 (name: "filter_by_prefix", value: "presence-"), (name: "auth_signature", value: "ignored"),
             ])
-        #expect(text == "GET\n/apps/1/channels\nauth_key=k&filter_by_prefix=presence-&info=user_count,subscription_count")
+        #expect(
+            text == "GET\n/apps/1/channels\nauth_key=k&filter_by_prefix=presence-&info=user_count,subscription_count")
     }
 
     @Test(arguments: [-600, 600, 0, 599] as [Int64])
@@ -251,15 +258,21 @@ import Testing
             ("body_md5", "d41d8cd98f00b204e9800998ecf8427e"), ("info", "user_count,subscription_count"),
         ]
         query.append(
-            (name: "auth_signature", value: PusherSignatures.apiSignature(
-                secret: Self.secret, method: "GET", path: "/apps/3/channels/presence-x", query: query)))
+            (
+                name: "auth_signature",
+                value: PusherSignatures.apiSignature(
+                    secret: Self.secret, method: "GET", path: "/apps/3/channels/presence-x", query: query)
+            ))
         try PusherSignatures.verifyAPIRequest(
             method: "GET", path: "/apps/3/channels/presence-x", query: query, body: [UInt8](), now: 1_353_088_179,
             secret: Self.secretFor)
         var bare = query.filter { $0.name != "body_md5" && $0.name != "auth_signature" }
         bare.append(
-            (name: "auth_signature", value: PusherSignatures.apiSignature(
-                secret: Self.secret, method: "GET", path: "/apps/3/channels/presence-x", query: bare)))
+            (
+                name: "auth_signature",
+                value: PusherSignatures.apiSignature(
+                    secret: Self.secret, method: "GET", path: "/apps/3/channels/presence-x", query: bare)
+            ))
         try PusherSignatures.verifyAPIRequest(
             method: "GET", path: "/apps/3/channels/presence-x", query: bare, body: [UInt8](), now: 1_353_088_179,
             secret: Self.secretFor)
@@ -269,7 +282,8 @@ import Testing
 
     @Test func webhookVector() {
         let body = #"{"time_ms":1327078148132,"events":[{"name":"channel_occupied","channel":"test_channel"}]}"#
-        #expect(PusherSignatures.webhookSignature(secret: Self.secret, body: Array(body.utf8))
-            == "709fdb84c03664445f7698120b0edf0acc1ab1c8c6e93a0368c61841d6b998aa")
+        #expect(
+            PusherSignatures.webhookSignature(secret: Self.secret, body: Array(body.utf8))
+                == "709fdb84c03664445f7698120b0edf0acc1ab1c8c6e93a0368c61841d6b998aa")
     }
 }
