@@ -64,7 +64,7 @@ esac
 # Protocol peers for the tests, pinned so that a new release cannot change what the tests check.
 [ "$want_test" = 1 ] || exit 0
 peers="$(cd "$(dirname "$0")/.." && pwd)/.build/python-peers"
-peer_requirements="websockets==17.4 moto[server]==5.2.5 bmobpy==1.10.1 pusher==3.3.4"
+peer_requirements="websockets==17.4 moto[server]==5.2.5 bmobpy==1.10.1 pusher==3.3.4 pysher==1.0.8"
 if [ ! -f "$peers/.installed" ] || [ "$(cat "$peers/.installed")" != "$peer_requirements" ]; then
     echo "bootstrap: installing Python test peers ($peer_requirements) into $peers" >&2
     rm -rf "$peers"

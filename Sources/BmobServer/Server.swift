@@ -185,6 +185,9 @@ package final class Server: Sendable {
             feeds: feeds, apps: apps, configuration: configuration, logger: logger, clock: loopClock,
             handshakeKey: handshakeKey, serverClock: clock)
         socketIO.register(in: &router)
+        let channels = PusherGateway(apps: apps)
+        channels.register(in: &router)
+        PusherAPIRoutes.register(in: &router, gateway: channels)
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(

@@ -113,6 +113,13 @@ package final class AppDirectory: Sendable {
         return lock.withLock { runtimes[id] }
     }
 
+    /// The open app whose channel credentials match `matches` (a channel key on `/app/{key}`, an app id on the
+    /// channels HTTP API); never waits.
+    package func openedRuntime(channels matches: (AppChannels) -> Bool) -> AppRuntime? {
+        checkSettingsSoon()
+        return lock.withLock { runtimes.values.first { $0.app.channels.map(matches) ?? false } }
+    }
+
     /// The app with this id, re-reading `apps.json` once if it is unknown and the file changed.
     package func runtime(id: String) async -> AppRuntime? {
         checkSettingsSoon()
