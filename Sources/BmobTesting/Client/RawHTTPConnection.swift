@@ -29,9 +29,9 @@ package final class RawHTTPConnection: @unchecked Sendable {
     /// Seconds a read waits before ``RawHTTPError/timeout``.
     package var timeout: Double
     /// The default read timeout: generous, because it only matters when something is wrong, and the whole
-    /// suite runs in parallel on two cores, where a request that hashes a password may wait several seconds
-    /// for a core (a 5 s limit once failed a correct test that way).
-    package static let defaultTimeout: Double = 20
+    /// suite runs in parallel on two cores, where a request may wait for a core behind tests that burn CPU on
+    /// purpose (work-limit and regex corpus tests): a 5 s limit, then a 20 s one, each failed a correct test.
+    package static let defaultTimeout: Double = 60
 
     /// Connects to `host:port` (numeric IPv4). Connecting to loopback does not block.
     ///

@@ -11,6 +11,7 @@ Usage: pusher_channels_peer.py <json> with {"host", "port", "appId", "key", "sec
 """
 import json
 import logging
+import os
 import sys
 import threading
 import time
@@ -89,9 +90,12 @@ def main(spec):
     report["channel"] = server.channel_info("presence-py", ["user_count", "subscription_count"])
     report["users"] = server.users_info("presence-py")
     report["terminate"] = server.terminate_user_connections("nobody")
-    a.disconnect()
-    b.disconnect()
-    print(json.dumps(report))
+    print(json.dumps(report), flush=True)
+    # pysher's disconnect joins its threads without a bound, and a websocket-client thread can outlive the close;
+    # the report is out, so the process ends here.
+    a.disconnect(timeout=1)
+    b.disconnect(timeout=1)
+    os._exit(0)
 
 
 if __name__ == "__main__":
