@@ -185,7 +185,7 @@ package final class Server: Sendable {
             feeds: feeds, apps: apps, configuration: configuration, logger: logger, clock: loopClock,
             handshakeKey: handshakeKey, serverClock: clock)
         socketIO.register(in: &router)
-        let channels = PusherGateway(apps: apps)
+        let channels = PusherGateway(apps: apps, clock: clock, logger: logger)
         channels.register(in: &router)
         PusherAPIRoutes.register(in: &router, gateway: channels)
         let responder = BmobResponder(router: router, server: context)

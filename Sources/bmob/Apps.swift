@@ -12,12 +12,14 @@ extension BmobCommand {
                    bmob apps list --data DIR [--database postgres://…]
                    bmob apps webhooks --data DIR --app-id ID [--set JSON] [--database postgres://…]
                    bmob apps history --data DIR --app-id ID [--keep-changes N|all] [--keep-days D|all] [--database postgres://…]
-                   bmob apps channels --data DIR --app-id ID [--create] [--client-events on|off] [--database postgres://…]
+                   bmob apps channels --data DIR --app-id ID [--create] [--client-events on|off] [--webhook URL|none]
+                                      [--database postgres://…]
             'webhooks' prints the app's webhooks, or with --set replaces them: {"functions": {"<name>": "<url>"},
             "triggers": {"<Class>": {"beforeSave": "<url>", …}}, "secret": "<16+ characters>"} (a missing secret keeps
             the app's, or gets a random one). Running servers take them within a second.
             'channels' prints the app's realtime channel credentials (Pusher protocol: app id, key, secret), makes them
-            for an app created before channels existed (--create), or turns client events on or off.
+            for an app created before channels existed (--create), turns client events on or off, or sets where channel
+            webhooks go (signed with the channel secret, as Pusher signs them).
             'history' prints how much change history the app keeps, or sets it: the newest N changes of each object,
             changes younger than D days, or both (the default keeps all). Servers prune older changes every ten
             minutes or so, never one younger than --history-prune-grace-seconds (default 600).
@@ -113,7 +115,7 @@ extension BmobCommand {
 
         private static func channels(_ arguments: ArraySlice<String>) throws -> Int32 {
             let flags = try CommandLineArguments(
-                arguments, allowed: ["--data", "--app-id", "--client-events", "--database"],
+                arguments, allowed: ["--data", "--app-id", "--client-events", "--webhook", "--database"],
                 switches: ["--create"])
             guard let data = flags["--data"] else { throw UsageError("apps channels needs --data DIR") }
             guard let applicationId = flags["--app-id"] else { throw UsageError("apps channels needs --app-id ID") }
@@ -126,7 +128,8 @@ extension BmobCommand {
             default: throw UsageError("--client-events: expected on or off")
             }
             let create = flags.has("--create")
-            guard create || clientEvents != nil else {
+            let webhook = flags["--webhook"]
+            guard create || clientEvents != nil || webhook != nil else {
                 guard let app = try registry.load().first(where: { $0.applicationId == applicationId }) else {
                     throw ConfigurationError("no app with id '\(applicationId)'")
                 }
@@ -144,6 +147,8 @@ extension BmobCommand {
                     throw ConfigurationError("the app has no channel credentials yet: add --create")
                 }
                 if let clientEvents { channels.clientEvents = clientEvents }
+                if let webhook { channels.webhookURL = webhook == "none" ? nil : webhook }
+                try channels.validate()
                 app.channels = channels
             }
             print((app.channels?.json ?? .null).jsonString)

@@ -180,6 +180,11 @@ import Glibc
             let refused = try await run(["apps", "create", "--data", data, "--name", "Bad"] + bad)
             #expect(refused.status == 1 && refused.stderr.contains(bad[0].dropFirst(2)), "\(bad): \(refused.stderr)")
         }
+        let hooked = try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--webhook", "https://hooks.example.com/c"])
+        #expect(try JSONParser.parse(hooked.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["webhookURL"] == "https://hooks.example.com/c")
+        #expect(try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--webhook", "ftp://x"]).status == 1)
+        let unhooked = try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--webhook", "none"])
+        #expect(try JSONParser.parse(unhooked.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["webhookURL"] == nil)
         #expect(try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--client-events", "maybe"]).status == 2)
         #expect(try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--create=yes"]).status == 2)
     }

@@ -17,6 +17,9 @@ package struct AppChannels: Sendable, Equatable {
     /// Who the built-in authorization endpoint lets into which private and presence channels; `nil` for
     /// ``ChannelRule/defaults``.
     package var rules: [ChannelRule]?
+    /// Where channel webhooks go (channel occupied and vacated, member added and removed, client events), signed as
+    /// Pusher signs them; `nil` for none.
+    package var webhookURL: String?
 
     /// The rules in force.
     package var effectiveRules: [ChannelRule] { rules ?? ChannelRule.defaults }
@@ -28,6 +31,7 @@ package struct AppChannels: Sendable, Equatable {
         self.secret = secret
         self.clientEvents = clientEvents
         self.rules = nil
+        self.webhookURL = nil
     }
 
     /// Fresh random credentials: a 9-digit app id, a 20-character key and secret.
@@ -44,6 +48,11 @@ package struct AppChannels: Sendable, Equatable {
         guard !appId.isEmpty, appId.utf8.count <= 20, appId.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             throw ConfigurationError("channels-app-id: expected 1 to 20 digits")
         }
+        if let webhookURL {
+            guard webhookURL.hasPrefix("http://") || webhookURL.hasPrefix("https://"), webhookURL.utf8.count <= 2048 else {
+                throw ConfigurationError("channels webhook: expected an http:// or https:// URL")
+            }
+        }
         for (value, name) in [(key, "channels-key"), (secret, "channels-secret")] {
             guard (8...128).contains(value.utf8.count),
                 value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") })
@@ -57,6 +66,7 @@ package struct AppChannels: Sendable, Equatable {
             "appId": .string(appId), "key": .string(key), "secret": .string(secret), "clientEvents": .bool(clientEvents),
         ]
         if let rules { members["rules"] = .array(rules.map(\.json)) }
+        if let webhookURL { members["webhookURL"] = .string(webhookURL) }
         return .object(members)
     }
 
@@ -79,6 +89,7 @@ package struct AppChannels: Sendable, Equatable {
             for rule in list { read.append(try ChannelRule(json: rule)) }
             channels.rules = read
         }
+        if let url = json["webhookURL"], !url.isNull { channels.webhookURL = url.stringValue }
         try channels.validate()
         return channels
     }

@@ -33,16 +33,22 @@ final class PusherChannelTable: Sendable {
 
     // MARK: Subscriptions
 
-    /// One connection more on `channel`.
-    func subscribed(_ channel: ChannelID) {
-        state.withLock { $0.subscriptions[channel, default: 0] += 1 }
+    /// One connection more on `channel`; returns whether it was vacant (now occupied).
+    @discardableResult
+    func subscribed(_ channel: ChannelID) -> Bool {
+        state.withLock { state in
+            state.subscriptions[channel, default: 0] += 1
+            return state.subscriptions[channel] == 1
+        }
     }
 
-    /// One connection less on `channel`.
-    func unsubscribed(_ channel: ChannelID) {
+    /// One connection less on `channel`; returns whether that was its last (now vacant).
+    @discardableResult
+    func unsubscribed(_ channel: ChannelID) -> Bool {
         state.withLock { state in
-            guard let count = state.subscriptions[channel] else { return }
+            guard let count = state.subscriptions[channel] else { return false }
             state.subscriptions[channel] = count > 1 ? count - 1 : nil
+            return count == 1
         }
     }
 

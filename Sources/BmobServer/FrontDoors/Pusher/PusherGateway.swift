@@ -12,6 +12,7 @@ package final class PusherGateway: Sendable {
     let apps: AppDirectory
     let hub = RealtimeHub<PusherChannelKey, PusherSession>()
     let table = PusherChannelTable()
+    let webhooks: PusherWebhookSender
     private let webSocket: WebSocketConfiguration
     /// Seconds of silence after which clients ping (`activity_timeout`).
     let activityTimeoutSeconds = 120
@@ -22,8 +23,9 @@ package final class PusherGateway: Sendable {
     /// Channels one connection may join.
     let maximumChannelsPerConnection = 100
 
-    package init(apps: AppDirectory) {
+    package init(apps: AppDirectory, clock: ServerClock, logger: Logger) {
         self.apps = apps
+        self.webhooks = PusherWebhookSender(concurrency: 32, clock: clock, logger: logger)
         // The server pings a connection silent for longer than clients wait between pings of their own (pysher
         // pings after 120 s), and drops it when nothing answers within 30 s.
         self.webSocket = WebSocketConfiguration(
@@ -55,6 +57,11 @@ package final class PusherGateway: Sendable {
             guard hub.isHeard(key) else { continue }
             hub.publish(PusherDelivery(make(PusherServerMessage(prefix: prefix)), excluding: socket), to: key)
         }
+    }
+
+    /// Sends a channel webhook event of the app, when it has a webhook.
+    func notify(_ applicationId: String, _ event: JSONValue) {
+        webhooks.send(event, channels: credentials(of: applicationId))
     }
 
     /// Closes every connection signed in as `userId` (4009).

@@ -126,13 +126,14 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
         if channel.kind == .presence, let channelData {
             let member = try PusherChannelData(parsing: channelData)
             let (members, isNew) = try gateway.table.join(id, socket: socketId, userId: member.userId, userInfo: member.userInfo)
+            presenceUserIds[channel.rawValue] = member.userId
+            attach(channel, id)
             if isNew {
                 gateway.publishInternal(applicationId: applicationId, channel: channel, excluding: socketId) { messages in
                     messages.memberAdded(channel: channel, userId: member.userId, userInfo: member.userInfo)
                 }
+                gateway.notify(applicationId, ["name": "member_added", "channel": .string(channel.rawValue), "user_id": .string(member.userId)])
             }
-            presenceUserIds[channel.rawValue] = member.userId
-            attach(channel, id)
             send(messages.subscriptionSucceeded(channel: channel, members: members))
         } else {
             attach(channel, id)
@@ -143,7 +144,9 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
     private func attach(_ channel: PusherChannelName, _ id: PusherChannelTable.ChannelID) {
         guard let socket else { return }
         channels[channel.rawValue] = channel
-        gateway.table.subscribed(id)
+        if gateway.table.subscribed(id) {
+            gateway.notify(applicationId, ["name": "channel_occupied", "channel": .string(channel.rawValue)])
+        }
         gateway.hub.subscribe(self, to: gateway.key(applicationId, channel, prefix), on: socket.loop)
     }
 
@@ -151,12 +154,16 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
     private func leave(_ channel: PusherChannelName) {
         if let loop = socket?.loop { gateway.hub.unsubscribe(self, from: gateway.key(applicationId, channel, prefix), on: loop) }
         let id = PusherChannelTable.ChannelID(applicationId: applicationId, channel: channel.rawValue)
-        gateway.table.unsubscribed(id)
-        guard channel.kind == .presence, presenceUserIds.removeValue(forKey: channel.rawValue) != nil else { return }
-        if let gone = gateway.table.leave(id, socket: socketId) {
+        if channel.kind == .presence, presenceUserIds.removeValue(forKey: channel.rawValue) != nil,
+            let gone = gateway.table.leave(id, socket: socketId)
+        {
             gateway.publishInternal(applicationId: applicationId, channel: channel, excluding: socketId) { messages in
                 messages.memberRemoved(channel: channel, userId: gone)
             }
+            gateway.notify(applicationId, ["name": "member_removed", "channel": .string(channel.rawValue), "user_id": .string(gone)])
+        }
+        if gateway.table.unsubscribed(id) {
+            gateway.notify(applicationId, ["name": "channel_vacated", "channel": .string(channel.rawValue)])
         }
     }
 
@@ -195,6 +202,12 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
         gateway.publishInternal(applicationId: applicationId, channel: channel, excluding: socketId) { messages in
             messages.clientEvent(name, channel: channel, data: data, senderUserId: sender)
         }
+        var event: [String: JSONValue] = [
+            "name": "client_event", "channel": .string(channel.rawValue), "event": .string(name),
+            "data": .string(data.map { $0.stringValue ?? $0.jsonString } ?? ""), "socket_id": .string(socketId.description),
+        ]
+        if let sender { event["user_id"] = .string(sender) }
+        gateway.notify(applicationId, .object(event))
     }
 
     // MARK: - Sending
