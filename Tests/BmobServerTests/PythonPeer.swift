@@ -36,4 +36,25 @@ enum PythonPeer {
             }
         }
     }
+
+    /// Starts a script that serves HTTP (a webhook receiver) and prints `PORT <n>` once listening; returns the
+    /// process and the port.
+    ///
+    /// - Throws: ``TestFailure`` when the script ends or prints something else first.
+    static func startListening(_ name: String, _ arguments: [String]) throws -> (process: ChildProcess, port: Int) {
+        let process = try PythonPeers.start(script: name, arguments: arguments, error: .null)
+        var pending: [UInt8] = []
+        while !pending.contains(UInt8(ascii: "\n")) {
+            let chunk = ChildProcess.read(process.output!)
+            if chunk.isEmpty { break }
+            pending += chunk
+        }
+        let line = String(decoding: pending, as: UTF8.self)
+        guard let port = line.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        else {
+            process.send(SIGKILL)
+            throw TestFailure("\(name) did not start: \(line)")
+        }
+        return (process, port)
+    }
 }

@@ -20,17 +20,7 @@ import FoundationNetworking
         let port: Int
 
         init() throws {
-            process = try PythonPeers.start(script: "webhook_receiver.py", arguments: [WebhookTests.secret], error: .null)
-            var pending: [UInt8] = []
-            while !pending.contains(UInt8(ascii: "\n")) {
-                let chunk = ChildProcess.read(process.output!)
-                if chunk.isEmpty { break }
-                pending += chunk
-            }
-            let line = String(decoding: pending, as: UTF8.self)
-            guard let port = line.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-            else { throw TestFailure("the webhook receiver did not start: \(line)") }
-            self.port = port
+            (process, port) = try PythonPeer.startListening("webhook_receiver.py", [WebhookTests.secret])
         }
 
         func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }

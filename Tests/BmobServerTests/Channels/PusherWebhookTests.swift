@@ -17,18 +17,8 @@ import FoundationNetworking
 
         init() throws {
             let channels = TestServer.channels
-            process = try PythonPeers.start(
-                script: "pusher_webhook_receiver.py", arguments: [channels.appId, channels.key, channels.secret], error: .null)
-            var pending: [UInt8] = []
-            while !pending.contains(UInt8(ascii: "\n")) {
-                let chunk = ChildProcess.read(process.output!)
-                if chunk.isEmpty { break }
-                pending += chunk
-            }
-            let line = String(decoding: pending, as: UTF8.self)
-            guard let port = line.split(separator: " ").last.flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
-            else { throw TestFailure("the webhook receiver did not start: \(line)") }
-            self.port = port
+            (process, port) = try PythonPeer.startListening(
+                "pusher_webhook_receiver.py", [channels.appId, channels.key, channels.secret])
         }
 
         /// Every event received so far, each with whether its call validated.

@@ -96,9 +96,7 @@ package final class PusherGateway: Sendable {
                 PusherSession(gateway: self, applicationId: applicationId, prefix: prefix ?? .pusher, refusal: refused)
             }
         } catch {
-            var answer = BmobAPIError.body(status: error.response.status, code: error.response.status.code, message: error.description)
-            for field in error.response.headers { answer.headers.add(name: field.name, value: field.value) }
-            return answer
+            return BmobAPIError.refusedUpgrade(error)
         }
     }
 }

@@ -103,9 +103,7 @@ package final class SocketIOGateway: Sendable {
                 SocketIOSession(gateway: self)
             }
         } catch {
-            var refusal = BmobAPIError.body(status: error.response.status, code: error.response.status.code, message: error.description)
-            for field in error.response.headers { refusal.headers.add(name: field.name, value: field.value) }
-            return refusal
+            return BmobAPIError.refusedUpgrade(error)
         }
         guard let sid = request.parameters["sid"], SocketIOHandshake.isValidSID(sid), sessions.claim(sid) else {
             return BmobAPIError.body(

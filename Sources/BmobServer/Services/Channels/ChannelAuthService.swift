@@ -1,5 +1,4 @@
 import BmobStore
-import BmobCrypto
 package import BmobWire
 
 /// The built-in authorization endpoint for apps without a backend of their own: a logged-in Bmob user asks for
@@ -24,48 +23,50 @@ package struct ChannelAuthService: Sendable {
     ///
     /// - Throws: ``BmobAPIError`` 206 without a user session, 107 for a bad socket id or channel name, 403/501
     ///   when no rule lets the caller in, 404 when the app has no channel credentials.
-    package func authorize(socketId: String, channelName: String, context: AppContext) async throws -> JSONValue {
+    package func authorize(socketId text: String, channelName: String, context: AppContext) async throws -> JSONValue {
         let channels = try Self.credentials(context)
-        try Self.validate(socketId: socketId)
-        try Self.validate(channelName: channelName)
-        let isPresence = channelName.hasPrefix("presence-")
-        guard isPresence || channelName.hasPrefix("private-") else {
+        let socketId = try Self.socketId(text)
+        let channel: PusherChannelName
+        do { channel = try PusherChannelName(validating: channelName) } catch { throw BmobAPIError(.invalidJSON, error.message) }
+        guard channel.kind == .private || channel.kind == .presence else {
             throw BmobAPIError(.invalidJSON, "only private- and presence- channels are authorized; public ones need no signature")
-        }
-        guard !channelName.hasPrefix("private-encrypted-") else {
-            throw BmobAPIError(.invalidJSON, "encrypted channels are not supported")
         }
         let caller = try await callers.caller(context)
         guard case .grantees(let grantees) = caller.scope, let userId = caller.scope.userId else {
             throw BmobAPIError(.sessionRequired, "a user's session token is required to join a private or presence channel")
         }
         guard let rule = channels.effectiveRules.first(where: { $0.matches(channelName, userId: userId) }),
-            Self.allows(rule, userId: userId, grantees: grantees, channelName: channelName)
+            Self.allows(rule, grantees: grantees)
         else {
             throw BmobAPIError(.forbidden, "no channel rule lets this user join \(channelName)", status: .forbidden)
         }
-        guard isPresence else {
-            return ["auth": .string(Self.auth(channels, "\(socketId):\(channelName)"))]
+        guard channel.kind == .presence else {
+            return [
+                "auth": .string(
+                    PusherSignatures.channelAuth(
+                        key: channels.key, secret: channels.secret, socketId: socketId, channel: channel, channelData: nil))
+            ]
         }
         let info = try await userInfo(rule.userInfo, userId: userId, context: context)
         let channelData = JSONValue.object(["user_id": .string(userId), "user_info": info]).jsonString
-        return [
-            "auth": .string(Self.auth(channels, "\(socketId):\(channelName):\(channelData)")),
-            "channel_data": .string(channelData), "member_data": .string(channelData),
-        ]
+        let auth = PusherSignatures.channelAuth(
+            key: channels.key, secret: channels.secret, socketId: socketId, channel: channel, channelData: channelData)
+        return ["auth": .string(auth), "channel_data": .string(channelData), "member_data": .string(channelData)]
     }
 
     /// `{"auth", "user_data"}` signing the caller in on its connection as `{"id": <objectId>}`.
-    package func signIn(socketId: String, context: AppContext) async throws -> JSONValue {
+    package func signIn(socketId text: String, context: AppContext) async throws -> JSONValue {
         let channels = try Self.credentials(context)
-        try Self.validate(socketId: socketId)
+        let socketId = try Self.socketId(text)
         let caller = try await callers.caller(context)
         guard let userId = caller.scope.userId else {
             throw BmobAPIError(.sessionRequired, "a user's session token is required to sign in")
         }
         let userData = JSONValue.object(["id": .string(userId)]).jsonString
         return [
-            "auth": .string(Self.auth(channels, "\(socketId)::user::\(userData)")), "user_data": .string(userData),
+            "auth": .string(
+                PusherSignatures.userAuth(key: channels.key, secret: channels.secret, socketId: socketId, userData: userData)),
+            "user_data": .string(userData),
         ]
     }
 
@@ -90,7 +91,7 @@ package struct ChannelAuthService: Sendable {
         return json
     }
 
-    private static func allows(_ rule: ChannelRule, userId: String, grantees: Set<String>, channelName: String) -> Bool {
+    private static func allows(_ rule: ChannelRule, grantees: Set<String>) -> Bool {
         switch rule.users {
         case .any: true
         case .own: true  // matching put the caller's own id into the pattern
@@ -106,27 +107,8 @@ package struct ChannelAuthService: Sendable {
         return channels
     }
 
-    static func auth(_ channels: AppChannels, _ message: String) -> String {
-        let code = HMACSHA256.authenticationCode(key: Array(channels.secret.utf8), message: Array(message.utf8))
-        return channels.key + ":" + Hex.encode(code)
-    }
-
     /// `\d+\.\d+`, as Pusher's libraries require (a looser id once let an endpoint sign other channels).
-    static func validate(socketId: String) throws(BmobAPIError) {
-        let parts = socketId.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard socketId.utf8.count <= 64, parts.count == 2,
-            parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } })
-        else { throw BmobAPIError(.invalidJSON, "socket_id must be digits, a dot and digits") }
-    }
-
-    /// At most 164 characters of `[A-Za-z0-9_\-=@,.;]`.
-    static func validate(channelName: String) throws(BmobAPIError) {
-        let allowed: (UInt8) -> Bool = { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || "_-=@,.;".utf8.contains(byte)
-        }
-        guard !channelName.isEmpty, channelName.utf8.count <= 164, channelName.utf8.allSatisfy(allowed) else {
-            throw BmobAPIError(.invalidJSON, "channel_name must be 1 to 164 characters of A-Z a-z 0-9 _ - = @ , . ;")
-        }
+    private static func socketId(_ text: String) throws(BmobAPIError) -> PusherSocketId {
+        do { return try PusherSocketId(validating: text) } catch { throw BmobAPIError(.invalidJSON, error.message) }
     }
 }

@@ -30,48 +30,46 @@ package struct HistoryService: Sendable {
     package func objectHistory(
         className: String, objectId: String, filter: HistoryFilter, context: AppContext
     ) async throws -> JSONValue {
-        try ObjectService.validateClassName(className)
-        let scope = try await callers.caller(context).scope
-        let entries = HistoryEntryRenderer(scope: scope, renderer: context.renderer(for: scope))
-        return try await ObjectService.mapStoreErrors {
-            try await context.store.read { transaction in
-                try ClassPermissions.check(.get, className: className, scope: scope, transaction: transaction)
-                guard try Self.mayRead(className: className, objectId: objectId, scope: scope, transaction: transaction)
-                else { throw BmobAPIError.objectNotFound(objectId) }
-                let found = try transaction.history(filter.query(className: className, objectId: objectId))
-                return ["results": .array(found.map(entries.render))]
-            }
+        try await entries(className: className, context: context) { scope, transaction in
+            try ClassPermissions.check(.get, className: className, scope: scope, transaction: transaction)
+            guard try Self.mayRead(className: className, objectId: objectId, scope: scope, transaction: transaction)
+            else { throw BmobAPIError.objectNotFound(objectId) }
+            return try transaction.history(filter.query(className: className, objectId: objectId))
         }
     }
 
     /// A class's changes, newest first, as `{"results": [entry, …]}`, without those of objects the caller may
     /// not read.
     package func classHistory(className: String, filter: HistoryFilter, context: AppContext) async throws -> JSONValue {
-        try ObjectService.validateClassName(className)
-        let scope = try await callers.caller(context).scope
-        let entries = HistoryEntryRenderer(scope: scope, renderer: context.renderer(for: scope))
-        return try await ObjectService.mapStoreErrors {
-            try await context.store.read { transaction in
-                try ClassPermissions.check(.find, className: className, scope: scope, transaction: transaction)
-                let found = try transaction.history(filter.query(className: className, objectId: nil))
-                let readable = try Self.readableEntries(found, scope: scope, transaction: transaction)
-                return ["results": .array(readable.map(entries.render))]
-            }
+        try await entries(className: className, context: context) { scope, transaction in
+            try ClassPermissions.check(.find, className: className, scope: scope, transaction: transaction)
+            let found = try transaction.history(filter.query(className: className, objectId: nil))
+            return try Self.readableEntries(found, scope: scope, transaction: transaction)
         }
     }
 
     /// A class's deleted objects that have not come back, newest first, as `{"results": [entry, …]}`: each the
     /// delete's entry, whose `before` is the object's last version; only those the caller could read.
     package func deletedObjects(className: String, filter: HistoryFilter, context: AppContext) async throws -> JSONValue {
+        try await entries(className: className, context: context) { scope, transaction in
+            try ClassPermissions.check(.find, className: className, scope: scope, transaction: transaction)
+            let found = try transaction.deletedObjects(className: className, skip: filter.skip, limit: filter.limit)
+            return found.filter { scope.canRead(StoredObject.acl(inJournalDocument: $0.before)) }
+        }
+    }
+
+    /// The entries `select` reads for the caller (after checking the class name), rendered for the caller as
+    /// `{"results": [entry, …]}`.
+    private func entries(
+        className: String, context: AppContext,
+        _ select: @escaping @Sendable (AccessScope, any StoreReadTransaction) throws -> [JournalEntry]
+    ) async throws -> JSONValue {
         try ObjectService.validateClassName(className)
         let scope = try await callers.caller(context).scope
-        let entries = HistoryEntryRenderer(scope: scope, renderer: context.renderer(for: scope))
+        let renderer = HistoryEntryRenderer(scope: scope, renderer: context.renderer(for: scope))
         return try await ObjectService.mapStoreErrors {
             try await context.store.read { transaction in
-                try ClassPermissions.check(.find, className: className, scope: scope, transaction: transaction)
-                let found = try transaction.deletedObjects(className: className, skip: filter.skip, limit: filter.limit)
-                let readable = found.filter { scope.canRead(StoredObject.acl(inJournalDocument: $0.before)) }
-                return ["results": .array(readable.map(entries.render))]
+                ["results": .array(try select(scope, transaction).map(renderer.render))]
             }
         }
     }

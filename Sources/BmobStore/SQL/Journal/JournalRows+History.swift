@@ -9,12 +9,11 @@ import BmobWire
 /// it the engine would gather and sort every change of the class to answer twenty. A class whose changes are
 /// rare in a long journal costs a longer walk, bounded by the query work limit (102).
 extension JournalRows {
-    private static let columns = #"seq, className, objectId, op, "before", "after", caller, time, door"#
     private static let objectOps = "('create', 'update', 'delete')"
 
     /// The entries `query` selects, newest first.
     static func history(_ connection: some SQLStoreConnection, _ query: JournalQuery) throws -> [JournalEntry] {
-        var sql = "SELECT \(columns) FROM \(SQLTableName.journal.quoted) WHERE "
+        var sql = "SELECT \(entryColumns) FROM \(SQLTableName.journal.quoted) WHERE "
         var values: [SQLValue] = [.text(query.className)]
         if let objectId = query.objectId {
             sql += "className = ? AND objectId = ?"
@@ -50,7 +49,7 @@ extension JournalRows {
     static func deleted(_ connection: some SQLStoreConnection, className: String, skip: Int, limit: Int) throws -> [JournalEntry] {
         let table = SQLTableName.journal.quoted
         var sql = """
-            SELECT \(columns) FROM \(table) AS j
+            SELECT \(entryColumns) FROM \(table) AS j
             WHERE j.className || '' = ? AND j.op = 'delete' AND j.objectId IS NOT NULL
             AND NOT EXISTS (
                 SELECT 1 FROM \(table) AS later
@@ -65,7 +64,7 @@ extension JournalRows {
     /// The entry numbered `seq`, if the journal still holds it.
     static func entry(_ connection: some SQLStoreConnection, seq: Int64) throws -> JournalEntry? {
         try connection.rows(
-            "SELECT \(columns) FROM \(SQLTableName.journal.quoted) WHERE seq = ?", [.integer(seq)], entry
+            "SELECT \(entryColumns) FROM \(SQLTableName.journal.quoted) WHERE seq = ?", [.integer(seq)], entry
         ).first
     }
 
@@ -126,17 +125,5 @@ extension JournalRows {
                 [.integer(Int64(max(1, keep))), .integer(head), .integer(graceCutoff)])
         }
         return removed
-    }
-
-    private static func entry(_ row: some SQLRow) throws -> JournalEntry {
-        JournalEntry(
-            seq: row.int64(0),
-            className: row.text(1) ?? "",
-            objectId: row.text(2),
-            op: JournalOperation(rawValue: row.text(3) ?? ""),
-            before: try ObjectRows.parseJSON(row, column: 4),
-            after: try ObjectRows.parseJSON(row, column: 5),
-            caller: row.text(6), door: row.text(8),
-            time: row.int64(7))
     }
 }

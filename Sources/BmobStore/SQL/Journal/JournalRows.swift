@@ -100,23 +100,25 @@ enum JournalRows {
         try connection.firstRow("SELECT COALESCE(MAX(seq), 0) FROM \(table)") { $0.int64(0) } ?? 0
     }
 
+    /// The columns ``entry(_:)`` reads, in its order.
+    static let entryColumns = #"seq, className, objectId, op, "before", "after", caller, time, door"#
+
     static func entries(_ connection: some SQLStoreConnection, after seq: Int64, limit: Int) throws -> [JournalEntry] {
         try connection.rows(
-            """
-            SELECT seq, className, objectId, op, "before", "after", caller, time, door FROM \(table)
-            WHERE seq > ? ORDER BY seq LIMIT ?
-            """,
-            [.integer(seq), .integer(Int64(max(0, limit)))]
-        ) { row in
-            JournalEntry(
-                seq: row.int64(0),
-                className: row.text(1) ?? "",
-                objectId: row.text(2),
-                op: JournalOperation(rawValue: row.text(3) ?? ""),
-                before: try ObjectRows.parseJSON(row, column: 4),
-                after: try ObjectRows.parseJSON(row, column: 5),
-                caller: row.text(6), door: row.text(8),
-                time: row.int64(7))
-        }
+            "SELECT \(entryColumns) FROM \(table) WHERE seq > ? ORDER BY seq LIMIT ?",
+            [.integer(seq), .integer(Int64(max(0, limit)))], entry)
+    }
+
+    /// One row selected with ``entryColumns``.
+    static func entry(_ row: some SQLRow) throws -> JournalEntry {
+        JournalEntry(
+            seq: row.int64(0),
+            className: row.text(1) ?? "",
+            objectId: row.text(2),
+            op: JournalOperation(rawValue: row.text(3) ?? ""),
+            before: try ObjectRows.parseJSON(row, column: 4),
+            after: try ObjectRows.parseJSON(row, column: 5),
+            caller: row.text(6), door: row.text(8),
+            time: row.int64(7))
     }
 }
