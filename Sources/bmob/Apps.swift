@@ -13,13 +13,16 @@ extension BmobCommand {
                    bmob apps webhooks --data DIR --app-id ID [--set JSON] [--database postgres://…]
                    bmob apps history --data DIR --app-id ID [--keep-changes N|all] [--keep-days D|all] [--database postgres://…]
                    bmob apps channels --data DIR --app-id ID [--create] [--client-events on|off] [--webhook URL|none]
+                                      [--authorized-connections on|off] [--subscription-count on|off]
                                       [--database postgres://…]
             'webhooks' prints the app's webhooks, or with --set replaces them: {"functions": {"<name>": "<url>"},
             "triggers": {"<Class>": {"beforeSave": "<url>", …}}, "secret": "<16+ characters>"} (a missing secret keeps
             the app's, or gets a random one). Running servers take them within a second.
             'channels' prints the app's realtime channel credentials (Pusher protocol: app id, key, secret), makes them
             for an app created before channels existed (--create), turns client events on or off, or sets where channel
-            webhooks go (signed with the channel secret, as Pusher signs them).
+            webhooks go (signed with the channel secret, as Pusher signs them). --authorized-connections on closes
+            every connection that has not signed in within 30 seconds (4009); --subscription-count on tells public and
+            private channels' subscribers their number whenever it changes.
             'history' prints how much change history the app keeps, or sets it: the newest N changes of each object,
             changes younger than D days, or both (the default keeps all). Servers prune older changes every ten
             minutes or so, never one younger than --history-prune-grace-seconds (default 600).
@@ -115,21 +118,22 @@ extension BmobCommand {
 
         private static func channels(_ arguments: ArraySlice<String>) throws -> Int32 {
             let flags = try CommandLineArguments(
-                arguments, allowed: ["--data", "--app-id", "--client-events", "--webhook", "--database"],
+                arguments,
+                allowed: [
+                    "--data", "--app-id", "--client-events", "--webhook", "--authorized-connections", "--subscription-count",
+                    "--database",
+                ],
                 switches: ["--create"])
             guard let data = flags["--data"] else { throw UsageError("apps channels needs --data DIR") }
             guard let applicationId = flags["--app-id"] else { throw UsageError("apps channels needs --app-id ID") }
             let registry = AppRegistry(dataDirectory: data, storage: try storage(flags))
-            var clientEvents: Bool?
-            switch flags["--client-events"] {
-            case nil: break
-            case "on": clientEvents = true
-            case "off": clientEvents = false
-            default: throw UsageError("--client-events: expected on or off")
-            }
+            let clientEvents = try onOff(flags, "--client-events")
+            let authorizedConnections = try onOff(flags, "--authorized-connections")
+            let subscriptionCount = try onOff(flags, "--subscription-count")
             let create = flags.has("--create")
             let webhook = flags["--webhook"]
-            guard create || clientEvents != nil || webhook != nil else {
+            guard create || clientEvents != nil || webhook != nil || authorizedConnections != nil || subscriptionCount != nil
+            else {
                 guard let app = try registry.load().first(where: { $0.applicationId == applicationId }) else {
                     throw ConfigurationError("no app with id '\(applicationId)'")
                 }
@@ -147,12 +151,24 @@ extension BmobCommand {
                     throw ConfigurationError("the app has no channel credentials yet: add --create")
                 }
                 if let clientEvents { channels.clientEvents = clientEvents }
+                if let authorizedConnections { channels.authorizedConnections = authorizedConnections }
+                if let subscriptionCount { channels.subscriptionCount = subscriptionCount }
                 if let webhook { channels.webhookURL = webhook == "none" ? nil : webhook }
                 try channels.validate()
                 app.channels = channels
             }
             print((app.channels?.json ?? .null).jsonString)
             return 0
+        }
+
+        /// A flag's `on` or `off`; `nil` when it is absent.
+        private static func onOff(_ flags: CommandLineArguments, _ name: String) throws -> Bool? {
+            switch flags[name] {
+            case nil: return nil
+            case "on": return true
+            case "off": return false
+            default: throw UsageError("\(name): expected on or off")
+            }
         }
 
         private static func history(_ arguments: ArraySlice<String>) throws -> Int32 {

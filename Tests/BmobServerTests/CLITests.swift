@@ -185,6 +185,16 @@ import Glibc
         #expect(try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--webhook", "ftp://x"]).status == 1)
         let unhooked = try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--webhook", "none"])
         #expect(try JSONParser.parse(unhooked.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["webhookURL"] == nil)
+        let authorized = try await run([
+            "apps", "channels", "--data", data, "--app-id", "demo", "--authorized-connections", "on", "--subscription-count", "on",
+        ])
+        let both = try JSONParser.parse(authorized.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(both["authorizedConnections"] == true && both["subscriptionCount"] == true, "\(authorized.stdout)")
+        let reread = try await run(["apps", "channels", "--data", data, "--app-id", "demo"])
+        #expect(try JSONParser.parse(reread.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == both)
+        let off = try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--authorized-connections", "off"])
+        #expect(try JSONParser.parse(off.stdout.trimmingCharacters(in: .whitespacesAndNewlines))["authorizedConnections"] == nil)
+        #expect(try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--subscription-count", "yes"]).status == 2)
         #expect(try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--client-events", "maybe"]).status == 2)
         #expect(try await run(["apps", "channels", "--data", data, "--app-id", "demo", "--create=yes"]).status == 2)
     }

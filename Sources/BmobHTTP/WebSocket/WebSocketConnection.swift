@@ -175,7 +175,13 @@ package final class WebSocketConnection: ChannelHandler, ConnectionTimerOwner {
         }
         let silence = now &- lastReceived
         if silence >= pingInterval &+ pongTimeout {
-            // Nothing arrived, not even the pong: the peer or the path is gone.
+            // Nothing arrived, not even the pong: the peer or the path is gone. The handler's last words and close
+            // frame go into the idle socket's empty send buffer, which the kernel still delivers after the close.
+            if let last = handler?.webSocketUnresponsive(self), channel.isOpen,
+                let action = machine.closeRequested(code: last.code, reason: last.reason)
+            {
+                perform(action)
+            }
             machine.connectionClosed()
             channel.close()
         } else if silence >= pingInterval {

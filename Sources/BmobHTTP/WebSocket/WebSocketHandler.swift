@@ -12,4 +12,17 @@ package protocol WebSocketHandler: AnyObject {
     ///
     /// - Parameter code: the peer's close code when it sent one.
     func webSocketClosed(_ socket: WebSocketConnection, code: WebSocketCloseCode?)
+    /// The peer sent nothing, not even the pong to the connection's ping, for the ping interval plus the pong
+    /// timeout; the connection is about to drop. The handler may send a last message and choose the close code
+    /// that goes out before the TCP connection closes.
+    ///
+    /// - Returns: the close code and reason to send, or `nil` to drop the connection without a close frame.
+    func webSocketUnresponsive(_ socket: WebSocketConnection) -> (code: WebSocketCloseCode, reason: String)?
+}
+
+extension WebSocketHandler {
+    /// Drops an unresponsive connection without a close frame.
+    package func webSocketUnresponsive(_ socket: WebSocketConnection) -> (code: WebSocketCloseCode, reason: String)? {
+        nil
+    }
 }

@@ -20,6 +20,13 @@ package struct AppChannels: Sendable, Equatable {
     /// Where channel webhooks go (channel occupied and vacated, member added and removed, client events), signed as
     /// Pusher signs them; `nil` for none.
     package var webhookURL: String?
+    /// Whether every connection must sign in (`{prefix}:signin`) within
+    /// ``PusherGateway/signinTimeoutSeconds`` of opening, or be closed with 4009 — Pusher's "authorized
+    /// connections" setting.
+    package var authorizedConnections: Bool
+    /// Whether public and private channels tell their subscribers how many connections they have
+    /// (`{prefix}_internal:subscription_count`) whenever the number changes.
+    package var subscriptionCount: Bool
 
     /// The rules in force.
     package var effectiveRules: [ChannelRule] { rules ?? ChannelRule.defaults }
@@ -32,6 +39,8 @@ package struct AppChannels: Sendable, Equatable {
         self.clientEvents = clientEvents
         self.rules = nil
         self.webhookURL = nil
+        self.authorizedConnections = false
+        self.subscriptionCount = false
     }
 
     /// Fresh random credentials: a 9-digit app id, a 20-character key and secret.
@@ -67,6 +76,8 @@ package struct AppChannels: Sendable, Equatable {
         ]
         if let rules { members["rules"] = .array(rules.map(\.json)) }
         if let webhookURL { members["webhookURL"] = .string(webhookURL) }
+        if authorizedConnections { members["authorizedConnections"] = .bool(true) }
+        if subscriptionCount { members["subscriptionCount"] = .bool(true) }
         return .object(members)
     }
 
@@ -90,6 +101,8 @@ package struct AppChannels: Sendable, Equatable {
             channels.rules = read
         }
         if let url = json["webhookURL"], !url.isNull { channels.webhookURL = url.stringValue }
+        channels.authorizedConnections = json["authorizedConnections"]?.boolValue ?? false
+        channels.subscriptionCount = json["subscriptionCount"]?.boolValue ?? false
         try channels.validate()
         return channels
     }

@@ -22,6 +22,8 @@ package final class PusherGateway: Sendable {
     let clientEventsPerSecond = 10
     /// Channels one connection may join.
     let maximumChannelsPerConnection = 100
+    /// How long a connection of an app with ``AppChannels/authorizedConnections`` has to sign in.
+    let signinTimeoutSeconds = 30
 
     package init(apps: AppDirectory, clock: ServerClock, logger: Logger) {
         self.apps = apps

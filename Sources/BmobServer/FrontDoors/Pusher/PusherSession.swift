@@ -12,7 +12,10 @@ import BmobWire
 ///    frame with its 40xx code, then a close with the same code.
 /// 2. A refused subscription is a connection-level `{prefix}:error` with a `null` code, as Pusher sends it; the
 ///    connection stays open.
-/// 3. Client events go only to private and presence channels the connection is subscribed to, when the app
+/// 3. An app with ``AppChannels/authorizedConnections`` closes a connection that has not signed in within
+///    ``PusherGateway/signinTimeoutSeconds`` with 4009; one that answers nothing, not even the WebSocket ping sent
+///    after its silence, gets 4201 (pong not received).
+/// 4. Client events go only to private and presence channels the connection is subscribed to, when the app
 ///    allows them, at most ``PusherGateway/clientEventsPerSecond`` a second (beyond: 4301, then close), never back
 ///    to the sender; on presence channels they carry the sender's `user_id`.
 final class PusherSession: WebSocketHandler, RealtimeListener {
@@ -31,6 +34,8 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
     /// Client events in the current second, and when it began (the loop's clock, nanoseconds).
     private var clientEventCount = 0
     private var clientEventWindow: UInt64 = 0
+    /// The signin deadline's timer, while an app that wants authorized connections waits for the signin.
+    private var signinTimer: TimerID?
 
     private var messages: PusherServerMessage { PusherServerMessage(prefix: prefix) }
 
@@ -50,6 +55,28 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
             return
         }
         send(messages.connectionEstablished(socketId: socketId, activityTimeout: gateway.activityTimeoutSeconds))
+        if gateway.credentials(of: applicationId)?.authorizedConnections == true {
+            signinTimer = socket.loop.scheduleTimer(afterNanoseconds: UInt64(gateway.signinTimeoutSeconds) * 1_000_000_000) {
+                [weak self] in
+                self?.signinDeadlinePassed()
+            }
+        }
+    }
+
+    /// Rule 3: no signin in time.
+    private func signinDeadlinePassed() {
+        signinTimer = nil
+        guard userId == nil else { return }
+        fail(
+            PusherProtocolError(
+                .invalidSignature, "the connection did not sign in within \(gateway.signinTimeoutSeconds) seconds",
+                code: .connectionUnauthorized, closesConnection: true))
+    }
+
+    func webSocketUnresponsive(_ socket: WebSocketConnection) -> (code: WebSocketCloseCode, reason: String)? {
+        let code = PusherCloseCode.pongNotReceived
+        send(messages.error(code: code, message: "pong reply not received"))
+        return (code.webSocketCloseCode, "pong reply not received")
     }
 
     func webSocketReceived(_ socket: WebSocketConnection, _ message: WebSocketMessage) {
@@ -65,6 +92,10 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
     }
 
     func webSocketClosed(_ socket: WebSocketConnection, code: WebSocketCloseCode?) {
+        if let signinTimer {
+            socket.loop.cancelTimer(signinTimer)
+            self.signinTimer = nil
+        }
         for channel in channels.values { leave(channel) }
         channels = [:]
         if let userId {
@@ -138,6 +169,7 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
         } else {
             attach(channel, id)
             send(messages.subscriptionSucceeded(channel: channel))
+            announceSubscriptionCount(channel, id)
         }
     }
 
@@ -148,6 +180,19 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
             gateway.notify(applicationId, ["name": "channel_occupied", "channel": .string(channel.rawValue)])
         }
         gateway.hub.subscribe(self, to: gateway.key(applicationId, channel, prefix), on: socket.loop)
+    }
+
+    /// Tells a public or private channel's subscribers how many there are now, when the app asks for it (presence
+    /// channels have their members instead).
+    private func announceSubscriptionCount(_ channel: PusherChannelName, _ id: PusherChannelTable.ChannelID) {
+        guard channel.kind != .presence, channel.serverToUserId == nil,
+            gateway.credentials(of: applicationId)?.subscriptionCount == true
+        else { return }
+        let count = gateway.table.subscriptionCount(id)
+        guard count > 0 else { return }
+        gateway.publishInternal(applicationId: applicationId, channel: channel, excluding: nil) { messages in
+            messages.subscriptionCount(channel: channel, count: count)
+        }
     }
 
     /// Leaves `channel` (already taken out of ``channels``): the hub, the counts and, on presence, the members.
@@ -164,6 +209,8 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
         }
         if gateway.table.unsubscribed(id) {
             gateway.notify(applicationId, ["name": "channel_vacated", "channel": .string(channel.rawValue)])
+        } else {
+            announceSubscriptionCount(channel, id)
         }
     }
 
