@@ -106,7 +106,7 @@ var targets: [Target] = [
 if fuzz {
     let fuzzTargets = [
         "HTTPParser", "WhereParser", "BQLParser", "Regex",
-        "NativeEnvelope", "WebSocketFrame", "SocketIOPacket", "S3XML", "SigV4Authorization", "PusherFrame",
+        "NativeEnvelope", "WebSocketFrame", "SocketIOPacket", "S3XML", "SigV4Authorization", "PusherFrame", "SyncMessage",
     ]
     for name in fuzzTargets {
         targets.append(
