@@ -58,6 +58,8 @@ var targets: [Target] = [
     .target(name: "BmobFile", dependencies: ["BmobCore", "BmobData", "BmobWire", "BmobCrypto"]),
     .target(name: "BmobCloud", dependencies: ["BmobCore", "BmobWire"]),
     .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobCloud"]),
+    // OnebaseClient: live queries, optimistic updates and the offline queue over the sync protocol (issue 21; values so far).
+    .target(name: "OnebaseClient", dependencies: ["BmobWire"]),
 
     // Server.
     // Codecs only the server needs (the HTTP request decoder and response encoder, BQL, the bounded regex
@@ -92,6 +94,7 @@ var targets: [Target] = [
     .testTarget(name: "BmobCoreTests", dependencies: ["BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
     .testTarget(name: "BmobRealtimeTests", dependencies: ["BmobRealtime", "BmobCore", "BmobWire", "BmobCrypto", "BmobTesting", "BmobIO"]),
     .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobCloud", "BmobTesting", "BmobWire", "BmobStore", "BmobServer", "bmob-upload-client"]),
+    .testTarget(name: "OnebaseClientTests", dependencies: ["OnebaseClient", "BmobWire"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire", "BmobServerCodecs"]),
     // Fixtures/ holds data files that the tests read from the source tree (the $regex differential corpus).
