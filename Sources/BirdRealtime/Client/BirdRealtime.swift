@@ -118,6 +118,11 @@ public final class BirdRealtime: @unchecked Sendable {
 
     /// Calls `handler` with the previous and the new state at each change.
     ///
+    /// A client starts connecting in its initializer, and handlers are read when a change is delivered: on the
+    /// main queue (the default), handlers registered in the same main-thread turn as the initializer see the
+    /// first change, `initialized → connecting`; with another delivery queue that first change may be delivered
+    /// before the handler is registered.
+    ///
     /// - Parameter handler: called on the delivery queue.
     public func onConnectionStateChange(
         _ handler: @escaping @Sendable (_ previous: BirdConnectionState, _ current: BirdConnectionState) -> Void

@@ -33,6 +33,7 @@ struct TestFailure: Error, CustomStringConvertible {
 
 /// Polls `probe` every 10 ms until it returns a value, or fails after `timeout` seconds (at least 20 s: the
 /// timeout only matters when something is wrong, and a whole-suite run on two cores is slow).
+@discardableResult
 func waitUntil<T>(timeout: Double, _ what: String, _ probe: () -> T?) async throws -> T {
     let deadline = Date().addingTimeInterval(max(timeout, 20))
     while true {
