@@ -399,7 +399,9 @@ package struct BirdConnectionStateMachine: Sendable {
     private var activityTimeout: Duration = .seconds(BirdConnectionStateMachine.maximumActivityTimeout)
 
     private mutating func connectionEstablished(_ frame: PusherFrame) -> [Action] {
-        guard state == .connecting, let data = frame.dataObject, case .string(let id)? = data["socket_id"],
+        // Once connected, a repeated handshake is ignored.
+        guard state == .connecting else { return [] }
+        guard let data = frame.dataObject, case .string(let id)? = data["socket_id"],
             PusherSocketId.isValid(id)
         else {
             // Not the protocol: drop this connection and back off.

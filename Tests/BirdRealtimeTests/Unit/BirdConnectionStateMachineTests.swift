@@ -254,3 +254,12 @@ final class LockedUnit: @unchecked Sendable {
         set { lock.withLock { stored = newValue } }
     }
 }
+
+extension BirdConnectionStateMachineTests {
+    @Test("a repeated connection_established on a connected connection is ignored")
+    func repeatedHandshake() {
+        var machine = connected()
+        #expect(machine.frameReceived(attempt: 1, text: Self.established("9.9")) == [])
+        #expect(machine.connectionId == "1.1")
+    }
+}

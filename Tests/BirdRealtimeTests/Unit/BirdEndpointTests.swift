@@ -49,11 +49,15 @@ struct BirdEndpointTests {
     @Test("a client with no host fails at once and reports why on onError")
     func clientWithoutHost() async throws {
         let recorder = Recorder()
+        // Suspended until the handlers are registered, so the report made inside the initializer is not missed.
         let queue = DispatchQueue(label: "t")
+        queue.suspend()
         let bird = BirdRealtime(options: .init(appKey: "k", deliveryQueue: queue))
         bird.record(into: recorder)
+        queue.resume()
         #expect(bird.state == .failed)
         try await recorder.wait(prefix: "error nil: set a region")
+        #expect(recorder.lines.first == "state initialized→failed")
         await #expect(throws: BirdRealtimeError.self) { try await bird.signin() }
     }
 }
