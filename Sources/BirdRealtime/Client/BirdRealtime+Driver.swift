@@ -43,19 +43,19 @@ extension BirdRealtime {
                     let member = self.member
                     options.deliveryQueue.async { member.handlers.call(event, data) }
                 case .signinSucceeded(let signin):
-                    for waiter in signinWaiters { waiter.resume(returning: signin) }
-                    signinWaiters = []
+                    for waiter in signinWaiters.values { waiter.resume(returning: signin) }
+                    signinWaiters = [:]
                 case .signinFailed(let error):
                     if signinWaiters.isEmpty {
                         options.deliveryQueue.async { [self] in
                             for handler in lock.withLock({ signinErrorHandlers }) { handler(error) }
                         }
                     }
-                    for waiter in signinWaiters { waiter.resume(throwing: error) }
-                    signinWaiters = []
+                    for waiter in signinWaiters.values { waiter.resume(throwing: error) }
+                    signinWaiters = [:]
                 case .failPendingSignins(let error):
-                    for waiter in signinWaiters { waiter.resume(throwing: error) }
-                    signinWaiters = []
+                    for waiter in signinWaiters.values { waiter.resume(throwing: error) }
+                    signinWaiters = [:]
                 case .startTimer, .authorizeChannel, .authorizeMember:
                     deferred.append(action)
                 }

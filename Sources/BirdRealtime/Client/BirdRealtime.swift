@@ -68,7 +68,11 @@ public final class BirdRealtime: @unchecked Sendable {
     var transports: [Int: any WebSocketTransport] = [:]
     var channelObjects: [String: BirdChannel] = [:]
     var timers: [Timer: Task<Void, Never>] = [:]
-    var signinWaiters: [CheckedContinuation<BirdSignin, any Error>] = []
+    /// The ``signin()`` calls waiting, by id; each is resumed once, after being removed under the lock.
+    var signinWaiters: [Int: CheckedContinuation<BirdSignin, any Error>] = [:]
+    /// Ids of ``signin()`` calls cancelled before they registered.
+    var cancelledWaiters: Set<Int> = []
+    var nextWaiterId = 0
     var stateHandlers: [@Sendable (BirdConnectionState, BirdConnectionState) -> Void] = []
     var errorHandlers: [@Sendable (BirdRealtimeError) -> Void] = []
     var signinErrorHandlers: [@Sendable (BirdRealtimeError) -> Void] = []
@@ -202,16 +206,41 @@ public final class BirdRealtime: @unchecked Sendable {
     /// ``onSigninError(_:)``). Once signed in, events for the member arrive on ``member``. Waits until the client
     /// is connected.
     ///
+    /// Cancelling the calling task makes this call throw `CancellationError`; the signin itself goes on.
+    ///
     /// - Returns: the member, with its ``BirdSignin/memberId``.
-    /// - Throws: ``BirdRealtimeError`` when there is no member endpoint, the endpoint fails, or the connection is
+    /// - Throws: `CancellationError` when the task is cancelled, ``BirdRealtimeError`` when there is no member endpoint, the endpoint fails, or the connection is
     ///   refused or disconnected before the signin completes (a bad signature is refused with 4009).
     public func signin() async throws -> BirdSignin {
         guard options.memberAuthEndpoint != nil else {
             throw BirdRealtimeError(message: "signin() needs a memberAuthEndpoint")
         }
-        return try await withCheckedThrowingContinuation { continuation in
-            lock.withLock { signinWaiters.append(continuation) }
-            handle { $0.signin() }
+        let id = lock.withLock { () -> Int in
+            nextWaiterId += 1
+            return nextWaiterId
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let cancelled = lock.withLock { () -> Bool in
+                    if cancelledWaiters.remove(id) != nil { return true }
+                    signinWaiters[id] = continuation
+                    return false
+                }
+                if cancelled {
+                    continuation.resume(throwing: CancellationError())
+                } else {
+                    handle { $0.signin() }
+                }
+            }
+        } onCancel: {
+            let waiter = lock.withLock { () -> CheckedContinuation<BirdSignin, any Error>? in
+                guard let waiter = signinWaiters.removeValue(forKey: id) else {
+                    cancelledWaiters.insert(id)
+                    return nil
+                }
+                return waiter
+            }
+            waiter?.resume(throwing: CancellationError())
         }
     }
 

@@ -1,5 +1,5 @@
 package import BmobRealtime
-package import Foundation
+import Foundation
 #if canImport(FoundationNetworking)
 package import FoundationNetworking
 #endif

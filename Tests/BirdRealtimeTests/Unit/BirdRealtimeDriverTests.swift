@@ -171,6 +171,25 @@ struct BirdRealtimeDriverTests {
         #expect(log.lines.allSatisfy { !$0.hasPrefix("state connected→") })
     }
 
+    @Test("a signin() waiting for the connection throws CancellationError when its task is cancelled")
+    func signinCancellation() async throws {
+        let edge = FakeEdge()
+        let bird = BirdRealtimeEnvironment.$current.withValue(edge.environment()) {
+            BirdRealtime(
+                options: .init(
+                    appKey: "key", wsHost: "127.0.0.1:1", deliveryQueue: DispatchQueue(label: "d"),
+                    memberAuthEndpoint: URL(string: "http://127.0.0.1:1/member")!, allowInsecure: true))
+        }
+        defer { bird.disconnect() }
+        let task = Task { try await bird.signin() }
+        try await settle(0.1)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        // A later disconnect has no waiter left to resume.
+        bird.disconnect()
+        #expect(bird.state == .disconnected)
+    }
+
     @Test("hostile data handed to trigger: non-JSON values and excessive nesting throw instead of crashing")
     func hostileTriggerData() throws {
         #expect(throws: BirdRealtimeError.self) { try BirdJSON.value(Date()) }
