@@ -1,7 +1,7 @@
 import BmobWire
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The auth endpoints' HTTP calls: `POST` a JSON object, read a JSON object back.

@@ -184,7 +184,9 @@ public final class BirdRealtime: @unchecked Sendable {
             handle { $0.subscribe(valid) }
         } else if let refusal {
             let data: JSONValue = ["type": "InvalidChannel", "error": .string(refusal)]
-            options.deliveryQueue.async { channel.deliver(BirdProtocol.Event.subscriptionError, data: data, presence: nil) }
+            options.deliveryQueue.async {
+                channel.deliver(BirdProtocol.Event.subscriptionError, data: data, presence: nil)
+            }
         }
         return channel
     }

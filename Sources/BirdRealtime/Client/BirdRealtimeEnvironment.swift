@@ -1,7 +1,7 @@
 package import BmobRealtime
 import Foundation
 #if canImport(FoundationNetworking)
-package import FoundationNetworking
+    package import FoundationNetworking
 #endif
 
 /// What a ``BirdRealtime`` talks to, passed in so tests can use their own transports, time, randomness and HTTP:
@@ -36,7 +36,9 @@ package struct BirdRealtimeEnvironment: Sendable {
     /// An environment; unset members are the live ones.
     package init(
         makeTransport: @escaping @Sendable () -> any WebSocketTransport = BirdRealtimeEnvironment.platformTransport,
-        sleep: @escaping @Sendable (Duration, Timer) async throws -> Void = { duration, _ in try await Task.sleep(for: duration) },
+        sleep: @escaping @Sendable (Duration, Timer) async throws -> Void = { duration, _ in
+            try await Task.sleep(for: duration)
+        },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
         perform: @escaping @Sendable (URLRequest) async throws -> (Data, Int) = BirdRealtimeEnvironment.urlSession,
         edgeURL: @escaping @Sendable (URL) -> URL = { $0 },
@@ -66,11 +68,11 @@ package struct BirdRealtimeEnvironment: Sendable {
     /// (OpenSSL for `wss`) elsewhere. Incoming messages are limited to 1 MiB.
     package static let platformTransport: @Sendable () -> any WebSocketTransport = {
         #if canImport(Darwin)
-        URLSessionWebSocketTransport(maximumMessageSize: BirdConnectionStateMachine.maximumFrameBytes)
+            URLSessionWebSocketTransport(maximumMessageSize: BirdConnectionStateMachine.maximumFrameBytes)
         #else
-        var configuration = POSIXWebSocketTransport.Configuration()
-        configuration.maximumMessageSize = BirdConnectionStateMachine.maximumFrameBytes
-        return POSIXWebSocketTransport(configuration: configuration)
+            var configuration = POSIXWebSocketTransport.Configuration()
+            configuration.maximumMessageSize = BirdConnectionStateMachine.maximumFrameBytes
+            return POSIXWebSocketTransport(configuration: configuration)
         #endif
     }
 

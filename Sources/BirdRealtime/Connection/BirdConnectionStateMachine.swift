@@ -202,7 +202,9 @@ package struct BirdConnectionStateMachine: Sendable {
         order.removeAll { $0 == name }
         guard state == .connected, channel.status == .subscribing || channel.status == .subscribed else { return [] }
         let data: JSONValue = ["channel": .string(name)]
-        return [.send(attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("unsubscribe"), data: data).encoded)]
+        return [
+            .send(attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("unsubscribe"), data: data).encoded)
+        ]
     }
 
     /// The app calls ``BirdRealtime/signin()``.
@@ -233,7 +235,8 @@ package struct BirdConnectionStateMachine: Sendable {
     /// - Throws: ``BirdRealtimeError`` when the name does not start with `client-`, the channel is not a
     ///   subscribed private or presence channel, or the frame is over 10 KiB.
     package func clientEvent(_ event: String, channel: String, data: JSONValue) throws(BirdRealtimeError) -> Action {
-        guard event.hasPrefix(PusherEventName.clientPrefix), event.utf16.count <= PusherFrame.maximumEventNameLength else {
+        guard event.hasPrefix(PusherEventName.clientPrefix), event.utf16.count <= PusherFrame.maximumEventNameLength
+        else {
             throw BirdRealtimeError(message: "client event names start with client- and have at most 200 characters")
         }
         guard let entry = channels[channel], entry.name.allowsClientEvents else {
@@ -326,7 +329,9 @@ package struct BirdConnectionStateMachine: Sendable {
             }
             pinged = true
             return [
-                .send(attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("ping"), data: .object([:])).encoded),
+                .send(
+                    attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("ping"), data: .object([:])).encoded
+                ),
                 .startTimer(.pong, attempt: attempt, after: Self.pongTimeout),
             ]
         case .pong:
@@ -362,7 +367,9 @@ package struct BirdConnectionStateMachine: Sendable {
             actions.append(.setMyId(channel: channel, memberId: myId))
         }
         actions.append(
-            .send(attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("subscribe"), data: .object(data)).encoded))
+            .send(
+                attempt: attempt,
+                text: PusherFrame(event: prefix.protocolEvent("subscribe"), data: .object(data)).encoded))
         return actions
     }
 
@@ -370,18 +377,23 @@ package struct BirdConnectionStateMachine: Sendable {
     package mutating func channelAuthorizationFailed(
         _ channel: String, connectionId: String, error: BirdRealtimeError
     ) -> [Action] {
-        guard connectionId == self.connectionId, var entry = channels[channel], entry.status == .authorizing(connectionId) || entry.status == .subscribing
+        guard connectionId == self.connectionId, var entry = channels[channel],
+            entry.status == .authorizing(connectionId) || entry.status == .subscribing
         else { return [] }
         entry.status = .failed
         channels[channel] = entry
         var data: [String: JSONValue] = ["type": "AuthError", "error": .string(error.message)]
         if let status = error.status { data["status"] = .int(Int64(status)) }
-        return [.deliver(channel: channel, event: BirdProtocol.Event.subscriptionError, data: .object(data), presence: nil)]
+        return [
+            .deliver(channel: channel, event: BirdProtocol.Event.subscriptionError, data: .object(data), presence: nil)
+        ]
     }
 
     /// The member endpoint signed a signin for `connectionId`.
     package mutating func memberAuthorized(connectionId: String, auth: String, userData: String) -> [Action] {
-        guard state == .connected, connectionId == self.connectionId, member == .authorizing(connectionId) else { return [] }
+        guard state == .connected, connectionId == self.connectionId, member == .authorizing(connectionId) else {
+            return []
+        }
         member = .signingIn(connectionId)
         let data: JSONValue = ["auth": .string(auth), "user_data": .string(userData)]
         return [.send(attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("signin"), data: data).encoded)]
@@ -460,7 +472,11 @@ package struct BirdConnectionStateMachine: Sendable {
             entry.status = .subscribed
             channels[channel.rawValue] = entry
             guard channel.kind == .presence else {
-                return [.deliver(channel: channel.rawValue, event: BirdProtocol.Event.subscriptionSucceeded, data: frame.data.flatMap(Self.parsed), presence: nil)]
+                return [
+                    .deliver(
+                        channel: channel.rawValue, event: BirdProtocol.Event.subscriptionSucceeded,
+                        data: frame.data.flatMap(Self.parsed), presence: nil)
+                ]
             }
             let hash = data?["presence"]?["hash"]?.objectValue ?? [:]
             return [
@@ -534,7 +550,9 @@ package struct BirdConnectionStateMachine: Sendable {
         entry.status = .subscribing
         channels[name] = entry
         let data: JSONValue = ["channel": .string(name), "auth": ""]
-        return [.send(attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("subscribe"), data: data).encoded)]
+        return [
+            .send(attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("subscribe"), data: data).encoded)
+        ]
     }
 
     private mutating func startAttempt() -> [Action] {

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// The WebSocket URL of a client: `wss://{host}[:port]/app/{appKey}?protocol=7&client=bird-swift&version=…&prefix=bird`.
 ///
@@ -43,7 +43,8 @@ package struct BirdEndpoint: Sendable, Hashable {
         }
         let secure = !(options.allowInsecure && Self.isLoopback(host))
         let authority = (host.contains(":") ? "[\(host)]" : host) + (port.map { ":\($0)" } ?? "")
-        let text = "\(secure ? "wss" : "ws")://\(authority)/app/\(options.appKey)?protocol=7"
+        let text =
+            "\(secure ? "wss" : "ws")://\(authority)/app/\(options.appKey)?protocol=7"
             + "&client=\(Self.clientName)&version=\(Self.clientVersion)&prefix=bird"
         guard let url = URL(string: text) else { throw BirdRealtimeError(message: "the edge URL is malformed") }
         self.host = host
@@ -81,7 +82,8 @@ package struct BirdEndpoint: Sendable, Hashable {
         guard !host.isEmpty, host.utf8.allSatisfy(isHostByte) else { throw invalid }
         var port: Int?
         if let portText {
-            guard let value = Int(portText), (1...65535).contains(value), portText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+            guard let value = Int(portText), (1...65535).contains(value),
+                portText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
             else { throw invalid }
             port = value
         }
@@ -89,7 +91,8 @@ package struct BirdEndpoint: Sendable, Hashable {
     }
 
     private static func isRegionByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == 0x2D
     }
 
     private static func isHostByte(_ byte: UInt8) -> Bool {

@@ -5,7 +5,7 @@ import BmobTesting
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 
@@ -14,7 +14,8 @@ import Testing
 @Suite("BirdRealtime: end to end against the server")
 struct BirdRealtimeEndToEndTests {
     /// Reconnection waits shortened to 50–200 ms, so tests of reconnects stay quick.
-    static let fast = BirdRealtimeEnvironment(backoff: BirdReconnectBackoff(minimum: .milliseconds(50), maximum: .milliseconds(200)))
+    static let fast = BirdRealtimeEnvironment(
+        backoff: BirdReconnectBackoff(minimum: .milliseconds(50), maximum: .milliseconds(200)))
 
     static func client(_ options: BirdRealtimeOptions, _ environment: BirdRealtimeEnvironment = fast) -> BirdRealtime {
         BirdRealtimeEnvironment.$current.withValue(environment) { BirdRealtime(options: options) }
@@ -42,7 +43,10 @@ struct BirdRealtimeEndToEndTests {
             try await server.publish("orders", "order-updated", "plain text")
             try await log.wait(prefix: #"order-updated {"id":1,"items":["a"]}"#)
             try await log.wait(prefix: #"order-updated "plain text""#)
-            #expect(log.lines.filter { $0.hasPrefix("state") && $0 != "state initialized→connecting" } == ["state connecting→connected"])
+            #expect(
+                log.lines.filter { $0.hasPrefix("state") && $0 != "state initialized→connecting" } == [
+                    "state connecting→connected"
+                ])
         }
     }
 
@@ -54,7 +58,8 @@ struct BirdRealtimeEndToEndTests {
             let bird = Self.client(server.options(token: ada.token))
             defer { bird.disconnect() }
             let room = bird.subscribe("private-room-1")
-            room.record([BirdProtocol.Event.subscriptionSucceeded, BirdProtocol.Event.subscriptionError, "news"], into: log)
+            room.record(
+                [BirdProtocol.Event.subscriptionSucceeded, BirdProtocol.Event.subscriptionError, "news"], into: log)
             try await log.wait(prefix: "bird:subscription_succeeded")
             try await server.publish("private-room-1", "news", #"{"n":1}"#)
             try await log.wait(prefix: #"news {"n":1}"#)
@@ -73,10 +78,13 @@ struct BirdRealtimeEndToEndTests {
             defer { adaClient.disconnect() }
             let adaRoom = try #require(adaClient.subscribe("presence-room-7") as? PresenceChannel)
             adaRoom.bind(BirdProtocol.Event.subscriptionSucceeded) { data in
-                adaLog.record("succeeded me=\(adaRoom.myId ?? "?") members=\(adaRoom.members.keys.sorted()) data=\(describe(data))")
+                adaLog.record(
+                    "succeeded me=\(adaRoom.myId ?? "?") members=\(adaRoom.members.keys.sorted()) data=\(describe(data))"
+                )
             }
             adaRoom.record([BirdProtocol.Event.memberAdded, BirdProtocol.Event.memberRemoved], into: adaLog)
-            try await adaLog.wait(prefix: "succeeded me=\(ada.id) members=[\"\(ada.id)\"] data={\"\(ada.id)\":{\"nickname\":\"Ada\"}}")
+            try await adaLog.wait(
+                prefix: "succeeded me=\(ada.id) members=[\"\(ada.id)\"] data={\"\(ada.id)\":{\"nickname\":\"Ada\"}}")
 
             let bobClient = Self.client(server.options(token: bob.token))
             let bobRoom = try #require(bobClient.subscribe("presence-room-7") as? PresenceChannel)
@@ -106,7 +114,9 @@ struct BirdRealtimeEndToEndTests {
                 }))
             defer { bird.disconnect() }
             let room = try #require(bird.subscribe("presence-anything") as? PresenceChannel)
-            room.bind(BirdProtocol.Event.subscriptionSucceeded) { _ in log.record("succeeded \(room.myId ?? "?") \(room.members.keys.sorted())") }
+            room.bind(BirdProtocol.Event.subscriptionSucceeded) { _ in
+                log.record("succeeded \(room.myId ?? "?") \(room.members.keys.sorted())")
+            }
             try await log.wait(prefix: #"succeeded custom-1 ["custom-1"]"#)
             #expect(log.lines.first == "authorize \(bird.connectionId ?? "") presence-anything")
         }
@@ -120,7 +130,8 @@ struct BirdRealtimeEndToEndTests {
             let bird = Self.client(server.options(token: nil))
             defer { bird.disconnect() }
             bird.record(into: log)
-            bird.subscribe("private-room-2").record([BirdProtocol.Event.subscriptionError, BirdProtocol.Event.subscriptionSucceeded], into: log)
+            bird.subscribe("private-room-2").record(
+                [BirdProtocol.Event.subscriptionError, BirdProtocol.Event.subscriptionSucceeded], into: log)
             let line = try await log.wait(prefix: "bird:subscription_error")
             #expect(line.contains(#""type":"AuthError""#) && line.contains(#""status":"#), "\(line)")
 
@@ -128,7 +139,9 @@ struct BirdRealtimeEndToEndTests {
             let other = Self.client(server.options(authorizer: { _, _ in throw Refused() }))
             defer { other.disconnect() }
             other.subscribe("private-room-3").record([BirdProtocol.Event.subscriptionError], into: log)
-            try await log.wait(for: "authorizer error") { $0.hasPrefix("bird:subscription_error") && $0.contains("authorizer failed") }
+            try await log.wait(for: "authorizer error") {
+                $0.hasPrefix("bird:subscription_error") && $0.contains("authorizer failed")
+            }
             #expect(log.count { $0.hasPrefix("error ") } == 0, "authorizer failures are not connection errors")
             #expect(bird.state == .connected && other.state == .connected)
         }
@@ -139,7 +152,9 @@ struct BirdRealtimeEndToEndTests {
         try await BirdServer.with { server in
             let log = Recorder()
             let bird = Self.client(
-                server.options(authorizer: { _, _ in BirdAuthorization(auth: "\(TestServer.channels.key):\(String(repeating: "0", count: 64))") }))
+                server.options(authorizer: { _, _ in
+                    BirdAuthorization(auth: "\(TestServer.channels.key):\(String(repeating: "0", count: 64))")
+                }))
             defer { bird.disconnect() }
             bird.record(into: log)
             let room = bird.subscribe("private-room-4")
@@ -172,7 +187,10 @@ struct BirdRealtimeEndToEndTests {
             #expect(log.lines.first == #"shipped {"order":42}"#)
             #expect(try await bird.signin() == me, "a second signin returns the same member")
             // Without a member endpoint signin throws at once.
-            let bare = Self.client(BirdRealtimeOptions(appKey: TestServer.channels.key, wsHost: server.wsHost, deliveryQueue: DispatchQueue(label: "b"), allowInsecure: true))
+            let bare = Self.client(
+                BirdRealtimeOptions(
+                    appKey: TestServer.channels.key, wsHost: server.wsHost, deliveryQueue: DispatchQueue(label: "b"),
+                    allowInsecure: true))
             defer { bare.disconnect() }
             await #expect(throws: BirdRealtimeError.self) { try await bare.signin() }
         }
@@ -193,7 +211,10 @@ struct BirdRealtimeEndToEndTests {
             try await settle(0.6)
             #expect(bird.state == .failed)
             #expect(log.count { $0.hasPrefix("error 4009") } == 1)
-            #expect(Array(log.lines.suffix(2)) == ["state connected→failed", log.lines.first { $0.hasPrefix("error 4009") }], "\(log.lines)")
+            #expect(
+                Array(log.lines.suffix(2)) == [
+                    "state connected→failed", log.lines.first { $0.hasPrefix("error 4009") },
+                ], "\(log.lines)")
         }
     }
 
@@ -208,7 +229,10 @@ struct BirdRealtimeEndToEndTests {
             try await settle(0.6)
             #expect(bird.state == .failed)
             // (The first change may run on the private delivery queue before `record` registered its handler.)
-            #expect(log.lines.filter { $0.hasPrefix("state") && $0 != "state initialized→connecting" } == ["state connecting→failed"])
+            #expect(
+                log.lines.filter { $0.hasPrefix("state") && $0 != "state initialized→connecting" } == [
+                    "state connecting→failed"
+                ])
         }
     }
 
@@ -238,14 +262,19 @@ struct BirdRealtimeEndToEndTests {
 
             let orders = adaClient.subscribe("orders")
             orders.record([BirdProtocol.Event.subscriptionSucceeded], into: adaLog)
-            try await adaLog.wait(for: "orders") { $0.hasPrefix("bird:subscription_succeeded") && adaLog.count { $0.hasPrefix("bird:subscription_succeeded") } == 2 }
+            try await adaLog.wait(for: "orders") {
+                $0.hasPrefix("bird:subscription_succeeded")
+                    && adaLog.count { $0.hasPrefix("bird:subscription_succeeded") } == 2
+            }
             #expect(throws: BirdRealtimeError.self) { try orders.trigger("client-typing", data: ["on": true]) }
             #expect(throws: BirdRealtimeError.self) { try adaRoom.trigger("typing", data: [:]) }
             #expect(throws: BirdRealtimeError.self) { try adaRoom.trigger("client-x", data: Date()) }
         }
     }
 
-    @Test("a 4301 close (client event flood) backs off and reconnects: channels resubscribe with fresh auth, the member signs in again")
+    @Test(
+        "a 4301 close (client event flood) backs off and reconnects: channels resubscribe with fresh auth, the member signs in again"
+    )
     func reconnectResubscribesAndSignsIn() async throws {
         try await BirdServer.with { server in
             let ada = try await server.signUp("ada")
@@ -271,7 +300,9 @@ struct BirdRealtimeEndToEndTests {
             try await log.wait(prefix: "error 4301:")
             try await log.wait(prefix: "state connected→unavailable")
             try await log.wait(prefix: "state unavailable→connecting")
-            try await waitUntil(timeout: 20, "resubscribed") { log.count { $0.hasPrefix("bird:subscription_succeeded") } == 2 ? true : nil }
+            try await waitUntil(timeout: 20, "resubscribed") {
+                log.count { $0.hasPrefix("bird:subscription_succeeded") } == 2 ? true : nil
+            }
             let second = try #require(bird.connectionId)
             #expect(first != second)
             #expect(authorized.lines == [first, second], "a fresh authorization for each connection")
@@ -309,14 +340,17 @@ struct BirdRealtimeEndToEndTests {
             for _ in 0..<12 { try? room.trigger("client-flood", data: [:]) }
             let line = try await log.wait(prefix: "signin-error")
             #expect(line.contains("503"), "\(line)")
-            try await waitUntil(timeout: 20, "resubscribed") { log.count { $0.hasPrefix("bird:subscription_succeeded") } == 2 ? true : nil }
+            try await waitUntil(timeout: 20, "resubscribed") {
+                log.count { $0.hasPrefix("bird:subscription_succeeded") } == 2 ? true : nil
+            }
             #expect(bird.state == .connected)
         }
     }
 
     @Test("a server restart (close 1001) backs off and reconnects to the server that came back")
     func serverRestart() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bird-restart-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bird-restart-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = try await TestServer.start(dataDirectory: directory, channels: BirdServer.channels)
         let port = first.port
@@ -328,9 +362,13 @@ struct BirdRealtimeEndToEndTests {
         try await log.wait(prefix: "bird:subscription_succeeded")
         await first.stop()
         try await log.wait(prefix: "state connected→unavailable")
-        let second = try await TestServer.start(dataDirectory: directory, channels: BirdServer.channels) { $0.port = port }
+        let second = try await TestServer.start(dataDirectory: directory, channels: BirdServer.channels) {
+            $0.port = port
+        }
         do {
-            try await waitUntil(timeout: 20, "resubscribed") { log.count { $0.hasPrefix("bird:subscription_succeeded") } == 2 ? true : nil }
+            try await waitUntil(timeout: 20, "resubscribed") {
+                log.count { $0.hasPrefix("bird:subscription_succeeded") } == 2 ? true : nil
+            }
             try await BirdServer(server: second).publish("orders", "e", "1")
             try await log.wait(prefix: "e 1")
             #expect(log.count { $0.hasPrefix("error") } == 0)
@@ -352,7 +390,9 @@ enum PusherSocketIdCheck {
 
 /// Polls `probe`, running `action` before each probe (every 100 ms), until `probe` returns a value.
 @discardableResult
-func waitUntil<T>(timeout: Double, _ what: String, _ probe: () -> T?, orEvery action: () async throws -> Void) async throws -> T {
+func waitUntil<T>(timeout: Double, _ what: String, _ probe: () -> T?, orEvery action: () async throws -> Void)
+    async throws -> T
+{
     let deadline = Date().addingTimeInterval(max(timeout, 20))
     while true {
         try await action()

@@ -4,7 +4,7 @@ import BmobTesting
 import Dispatch
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Testing
 
@@ -115,7 +115,8 @@ struct Seed002SampleTests {
         }
     }
 
-    @Test("Ein Mitglied anmelden + Verbindungslebenszyklus: signin, an event to the member, a terminate ends the session")
+    @Test(
+        "Ein Mitglied anmelden + Verbindungslebenszyklus: signin, an event to the member, a terminate ends the session")
     func signinAndLifecycle() async throws {
         try await withSamples { server, context in
             let ada = try await server.signUp("ada")
@@ -141,6 +142,8 @@ struct Seed002SampleTests {
             BirdRealtimeEnvironment(makeTransport: { ClosedTransport() })
         ) { sampleInsecureLocalhost() }
         defer { bird.disconnect() }
-        #expect(try BirdEndpoint(options: bird.options).url.absoluteString.hasPrefix("ws://localhost:6001/app/your-app-key?"))
+        #expect(
+            try BirdEndpoint(options: bird.options).url.absoluteString.hasPrefix(
+                "ws://localhost:6001/app/your-app-key?"))
     }
 }

@@ -62,7 +62,8 @@ struct BirdServer {
 
     /// Options for a client of this server, authorized as the user with `token`.
     func options(
-        appKey: String = TestServer.channels.key, token: String? = nil, queue: DispatchQueue = DispatchQueue(label: "bird-test"),
+        appKey: String = TestServer.channels.key, token: String? = nil,
+        queue: DispatchQueue = DispatchQueue(label: "bird-test"),
         authorizer: BirdRealtimeOptions.Authorizer? = nil
     ) -> BirdRealtimeOptions {
         BirdRealtimeOptions(
@@ -80,10 +81,14 @@ struct BirdServer {
             ("auth_version", "1.0"), ("body_md5", PusherSignatures.bodyMD5(bytes)),
         ]
         query.append(
-            ("auth_signature", PusherSignatures.apiSignature(secret: channels.secret, method: method, path: path, query: query)))
+            (
+                "auth_signature",
+                PusherSignatures.apiSignature(secret: channels.secret, method: method, path: path, query: query)
+            ))
         let target = path + "?" + query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
         return try await server.request(
-            method, target, headers: body == nil ? [] : [("Content-Type", "application/json")], body: body == nil ? nil : bytes)
+            method, target, headers: body == nil ? [] : [("Content-Type", "application/json")],
+            body: body == nil ? nil : bytes)
     }
 
     /// Publishes `event` with the JSON text `data` on `channel`.
@@ -95,7 +100,8 @@ struct BirdServer {
 
     /// Terminates the connections of a signed-in member.
     func terminate(_ userId: String) async throws {
-        let response = try await api("POST", "/apps/\(TestServer.channels.appId)/users/\(userId)/terminate_connections", body: [:])
+        let response = try await api(
+            "POST", "/apps/\(TestServer.channels.appId)/users/\(userId)/terminate_connections", body: [:])
         guard response.status == 200 else { throw TestFailure("terminate failed: \(response.status) \(response.text)") }
     }
 

@@ -64,7 +64,10 @@ final class ManualSleeper: @unchecked Sendable {
     @discardableResult
     func fire(_ timer: Timer) -> Bool {
         let continuation = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
-            guard let (id, entry) = pending.filter({ $0.value.timer == timer && $0.value.continuation != nil }).min(by: { $0.key < $1.key })
+            guard
+                let (id, entry) = pending.filter({ $0.value.timer == timer && $0.value.continuation != nil }).min(by: {
+                    $0.key < $1.key
+                })
             else { return nil }
             pending[id] = nil
             return entry.continuation

@@ -21,7 +21,8 @@ final class ScriptedTransport: WebSocketTransport, @unchecked Sendable {
     }
 
     func connect(
-        to url: URL, headers: [HTTPField], timeout: Duration, onEvent: @escaping @Sendable (WebSocketTransportEvent) -> Void
+        to url: URL, headers: [HTTPField], timeout: Duration,
+        onEvent: @escaping @Sendable (WebSocketTransportEvent) -> Void
     ) async throws {
         if failsToConnect { throw WebSocketTransportError(.connectionFailed, "refused") }
         lock.withLock {
@@ -66,14 +67,16 @@ final class ScriptedTransport: WebSocketTransport, @unchecked Sendable {
 
     /// The edge accepts the connection as `id`.
     func establish(_ id: String = "1.1") {
-        serverSends(#"{"event":"bird:connection_established","data":"{\"socket_id\":\"\#(id)\",\"activity_timeout\":120}"}"#)
+        serverSends(
+            #"{"event":"bird:connection_established","data":"{\"socket_id\":\"\#(id)\",\"activity_timeout\":120}"}"#)
     }
 }
 
 /// A transport whose connection never opens (for clients that must not reach the network).
 final class ClosedTransport: WebSocketTransport, Sendable {
     func connect(
-        to url: URL, headers: [HTTPField], timeout: Duration, onEvent: @escaping @Sendable (WebSocketTransportEvent) -> Void
+        to url: URL, headers: [HTTPField], timeout: Duration,
+        onEvent: @escaping @Sendable (WebSocketTransportEvent) -> Void
     ) async throws {
         throw WebSocketTransportError(.connectionFailed, "no network in this test")
     }
@@ -98,7 +101,8 @@ final class FakeEdge: @unchecked Sendable {
 
     var transports: [ScriptedTransport] { lock.withLock { made } }
 
-    func environment(random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) -> BirdRealtimeEnvironment {
+    func environment(random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) -> BirdRealtimeEnvironment
+    {
         BirdRealtimeEnvironment(
             makeTransport: { [self] in
                 let transport = lock.withLock { () -> ScriptedTransport in

@@ -34,10 +34,17 @@ struct BirdConnectionStateMachineTests {
     @Test("connect opens attempt 1; connection_established makes it connected, starts the activity timer")
     func connect() {
         var machine = Machine(jitter: { 0 })
-        #expect(machine.connect() == [.stateChanged(previous: .initialized, current: .connecting), .openTransport(attempt: 1)])
+        #expect(
+            machine.connect() == [
+                .stateChanged(previous: .initialized, current: .connecting), .openTransport(attempt: 1),
+            ])
         #expect(machine.connect() == [])
         let actions = machine.frameReceived(attempt: 1, text: Self.established("12.34", timeout: 30))
-        #expect(actions == [.stateChanged(previous: .connecting, current: .connected), .startTimer(.activity, attempt: 1, after: .seconds(30))])
+        #expect(
+            actions == [
+                .stateChanged(previous: .connecting, current: .connected),
+                .startTimer(.activity, attempt: 1, after: .seconds(30)),
+            ])
         #expect(machine.connectionId == "12.34")
     }
 
@@ -50,16 +57,22 @@ struct BirdConnectionStateMachineTests {
         let actions = machine.frameReceived(attempt: 1, text: Self.established("1.1"))
         #expect(sent(actions) == [#"{"event":"bird:subscribe","data":{"auth":"","channel":"orders"}}"#])
         #expect(actions.contains(.authorizeChannel(channel: "private-a", connectionId: "1.1")))
-        let subscribe = machine.channelAuthorized("private-a", connectionId: "1.1", authorization: BirdAuthorization(auth: "k:sig"))
+        let subscribe = machine.channelAuthorized(
+            "private-a", connectionId: "1.1", authorization: BirdAuthorization(auth: "k:sig"))
         #expect(sent(subscribe) == [#"{"event":"bird:subscribe","data":{"auth":"k:sig","channel":"private-a"}}"#])
         // An authorization for an old connection id is dropped.
-        #expect(machine.channelAuthorized("private-a", connectionId: "9.9", authorization: BirdAuthorization(auth: "x")) == [])
+        #expect(
+            machine.channelAuthorized("private-a", connectionId: "9.9", authorization: BirdAuthorization(auth: "x"))
+                == [])
     }
 
     @Test("presence: myId from member_data, members from the hash, added and removed")
     func presence() {
         var machine = connected()
-        #expect(machine.subscribe(try! PusherChannelName(validating: "presence-r")) == [.authorizeChannel(channel: "presence-r", connectionId: "1.1")])
+        #expect(
+            machine.subscribe(try! PusherChannelName(validating: "presence-r")) == [
+                .authorizeChannel(channel: "presence-r", connectionId: "1.1")
+            ])
         let memberData = #"{"user_id":"u1","user_info":{"n":1}}"#
         let actions = machine.channelAuthorized(
             "presence-r", connectionId: "1.1", authorization: BirdAuthorization(auth: "k:s", memberData: memberData))
@@ -67,26 +80,54 @@ struct BirdConnectionStateMachineTests {
         #expect(sent(actions).first?.contains(#""channel_data":"{\"user_id\":\"u1\""#) == true)
         let succeeded = machine.frameReceived(
             attempt: 1,
-            text: #"{"event":"bird_internal:subscription_succeeded","channel":"presence-r","data":"{\"presence\":{\"count\":1,\"hash\":{\"u1\":{\"n\":1}},\"ids\":[\"u1\"]}}"}"#)
-        #expect(succeeded == [.deliver(channel: "presence-r", event: "bird:subscription_succeeded", data: ["u1": ["n": 1]], presence: .snapshot(["u1": ["n": 1]]))])
-        let added = machine.frameReceived(attempt: 1, text: #"{"event":"bird_internal:member_added","channel":"presence-r","data":"{\"user_id\":\"u2\"}"}"#)
-        #expect(added == [.deliver(channel: "presence-r", event: "bird:member_added", data: ["user_id": "u2"], presence: .added("u2", nil))])
-        let removed = machine.frameReceived(attempt: 1, text: #"{"event":"bird_internal:member_removed","channel":"presence-r","data":"{\"user_id\":\"u2\"}"}"#)
-        #expect(removed == [.deliver(channel: "presence-r", event: "bird:member_removed", data: ["user_id": "u2"], presence: .removed("u2"))])
+            text:
+                #"{"event":"bird_internal:subscription_succeeded","channel":"presence-r","data":"{\"presence\":{\"count\":1,\"hash\":{\"u1\":{\"n\":1}},\"ids\":[\"u1\"]}}"}"#
+        )
+        #expect(
+            succeeded == [
+                .deliver(
+                    channel: "presence-r", event: "bird:subscription_succeeded", data: ["u1": ["n": 1]],
+                    presence: .snapshot(["u1": ["n": 1]]))
+            ])
+        let added = machine.frameReceived(
+            attempt: 1,
+            text: #"{"event":"bird_internal:member_added","channel":"presence-r","data":"{\"user_id\":\"u2\"}"}"#)
+        #expect(
+            added == [
+                .deliver(
+                    channel: "presence-r", event: "bird:member_added", data: ["user_id": "u2"],
+                    presence: .added("u2", nil))
+            ])
+        let removed = machine.frameReceived(
+            attempt: 1,
+            text: #"{"event":"bird_internal:member_removed","channel":"presence-r","data":"{\"user_id\":\"u2\"}"}"#)
+        #expect(
+            removed == [
+                .deliver(
+                    channel: "presence-r", event: "bird:member_removed", data: ["user_id": "u2"],
+                    presence: .removed("u2"))
+            ])
     }
 
     @Test("an authorizer failure is bird:subscription_error on the channel, with the HTTP status")
     func authorizationFailure() {
         var machine = connected()
         _ = machine.subscribe(try! PusherChannelName(validating: "private-x"))
-        let actions = machine.channelAuthorizationFailed("private-x", connectionId: "1.1", error: BirdRealtimeError(message: "nope", status: 403))
-        #expect(actions == [.deliver(channel: "private-x", event: "bird:subscription_error", data: ["type": "AuthError", "error": "nope", "status": 403], presence: nil)])
+        let actions = machine.channelAuthorizationFailed(
+            "private-x", connectionId: "1.1", error: BirdRealtimeError(message: "nope", status: 403))
+        #expect(
+            actions == [
+                .deliver(
+                    channel: "private-x", event: "bird:subscription_error",
+                    data: ["type": "AuthError", "error": "nope", "status": 403], presence: nil)
+            ])
     }
 
     @Test("a connection-level bird:error with a null code goes to onError at once; the connection stays")
     func serverRejection() {
         var machine = connected()
-        let actions = machine.frameReceived(attempt: 1, text: #"{"event":"bird:error","data":{"code":null,"message":"Invalid signature"}}"#)
+        let actions = machine.frameReceived(
+            attempt: 1, text: #"{"event":"bird:error","data":{"code":null,"message":"Invalid signature"}}"#)
         #expect(actions == [.reportError(BirdRealtimeError(message: "Invalid signature"))])
         #expect(machine.state == .connected)
     }
@@ -94,23 +135,33 @@ struct BirdConnectionStateMachineTests {
     @Test("4000–4099 are final: failed, the code reported once with the error frame's message, no reconnect")
     func refused() {
         var machine = connected()
-        #expect(machine.frameReceived(attempt: 1, text: #"{"event":"bird:error","data":{"code":4009,"message":"session ended"}}"#) == [])
+        #expect(
+            machine.frameReceived(
+                attempt: 1, text: #"{"event":"bird:error","data":{"code":4009,"message":"session ended"}}"#) == [])
         let actions = machine.transportClosed(attempt: 1, code: 4009)
         let error = BirdRealtimeError(code: 4009, message: "session ended")
-        #expect(actions == [.cancelTimers, .stateChanged(previous: .connected, current: .failed), .reportError(error), .failPendingSignins(error)])
+        #expect(
+            actions == [
+                .cancelTimers, .stateChanged(previous: .connected, current: .failed), .reportError(error),
+                .failPendingSignins(error),
+            ])
         #expect(machine.timerFired(.reconnect, attempt: 1) == [])
         // Without an error frame the code's meaning is the message.
         var other = connected()
-        #expect(other.transportClosed(attempt: 1, code: 4001).contains(.reportError(BirdRealtimeError(code: 4001, message: "Application does not exist"))))
+        #expect(
+            other.transportClosed(attempt: 1, code: 4001).contains(
+                .reportError(BirdRealtimeError(code: 4001, message: "Application does not exist"))))
     }
 
     @Test("4200–4299 after an established connection reconnect at once; before it, they back off")
     func immediate() {
         for code in [4200, 4201, 4299] {
             var machine = connected()
-            #expect(machine.transportClosed(attempt: 1, code: code) == [
-                .cancelTimers, .stateChanged(previous: .connected, current: .connecting), .openTransport(attempt: 2),
-            ])
+            #expect(
+                machine.transportClosed(attempt: 1, code: code) == [
+                    .cancelTimers, .stateChanged(previous: .connected, current: .connecting),
+                    .openTransport(attempt: 2),
+                ])
         }
         var machine = Machine(jitter: { 0 })
         _ = machine.connect()
@@ -128,10 +179,15 @@ struct BirdConnectionStateMachineTests {
         var machine = Machine(jitter: { 1 })
         _ = machine.connect()
         #expect(reconnectDelay(machine.transportOpenFailed(attempt: 1)) == .seconds(1))
-        #expect(machine.timerFired(.reconnect, attempt: 1) == [.stateChanged(previous: .unavailable, current: .connecting), .openTransport(attempt: 2)])
+        #expect(
+            machine.timerFired(.reconnect, attempt: 1) == [
+                .stateChanged(previous: .unavailable, current: .connecting), .openTransport(attempt: 2),
+            ])
     }
 
-    @Test("consecutive failures: each delay within [1 s, cap], the cap doubling to 30 s; an established connection resets it")
+    @Test(
+        "consecutive failures: each delay within [1 s, cap], the cap doubling to 30 s; an established connection resets it"
+    )
     func backoffSequence() {
         let unit = LockedUnit(1)
         var machine = Machine(jitter: { unit.value })
@@ -163,7 +219,9 @@ struct BirdConnectionStateMachineTests {
         #expect(actions.contains(.authorizeMember(connectionId: "2.2")))
         #expect(sent(actions) == [#"{"event":"bird:subscribe","data":{"auth":"","channel":"pub"}}"#])
         // A late authorization for the old connection does nothing.
-        #expect(machine.channelAuthorized("private-a", connectionId: "1.1", authorization: BirdAuthorization(auth: "old")) == [])
+        #expect(
+            machine.channelAuthorized("private-a", connectionId: "1.1", authorization: BirdAuthorization(auth: "old"))
+                == [])
     }
 
     @Test("signin: auth, bird:signin, signin_success, then #server-to-user-{id}; its events go to the member")
@@ -172,13 +230,17 @@ struct BirdConnectionStateMachineTests {
         #expect(machine.signin() == [.authorizeMember(connectionId: "1.1")])
         let signin = machine.memberAuthorized(connectionId: "1.1", auth: "k:s", userData: #"{"id":"u7"}"#)
         #expect(sent(signin) == [#"{"event":"bird:signin","data":{"auth":"k:s","user_data":"{\"id\":\"u7\"}"}}"#])
-        let success = machine.frameReceived(attempt: 1, text: #"{"event":"bird:signin_success","data":{"user_data":"{\"id\":\"u7\"}"}}"#)
+        let success = machine.frameReceived(
+            attempt: 1, text: #"{"event":"bird:signin_success","data":{"user_data":"{\"id\":\"u7\"}"}}"#)
         #expect(sent(success) == [##"{"event":"bird:subscribe","data":{"auth":"","channel":"#server-to-user-u7"}}"##])
         #expect(success.contains(.signinSucceeded(BirdSignin(memberId: "u7", memberData: #"{"id":"u7"}"#))))
-        let event = machine.frameReceived(attempt: 1, text: ##"{"event":"order.shipped","channel":"#server-to-user-u7","data":"{\"n\":1}"}"##)
+        let event = machine.frameReceived(
+            attempt: 1, text: ##"{"event":"order.shipped","channel":"#server-to-user-u7","data":"{\"n\":1}"}"##)
         #expect(event == [.deliverToMember(event: "order.shipped", data: ["n": 1])])
         // Another member's channel is not ours.
-        #expect(machine.frameReceived(attempt: 1, text: ##"{"event":"x","channel":"#server-to-user-u8","data":"1"}"##) == [])
+        #expect(
+            machine.frameReceived(attempt: 1, text: ##"{"event":"x","channel":"#server-to-user-u8","data":"1"}"##) == []
+        )
         #expect(machine.signin() == [.signinSucceeded(BirdSignin(memberId: "u7", memberData: #"{"id":"u7"}"#))])
     }
 
@@ -186,7 +248,10 @@ struct BirdConnectionStateMachineTests {
     func signinFailure() {
         var machine = connected()
         _ = machine.signin()
-        #expect(machine.memberAuthorizationFailed(connectionId: "1.1", error: BirdRealtimeError(message: "down")) == [.signinFailed(BirdRealtimeError(message: "down"))])
+        #expect(
+            machine.memberAuthorizationFailed(connectionId: "1.1", error: BirdRealtimeError(message: "down")) == [
+                .signinFailed(BirdRealtimeError(message: "down"))
+            ])
     }
 
     @Test("silence: ping after activity_timeout, and a connection silent after the ping is replaced at once")
@@ -198,13 +263,17 @@ struct BirdConnectionStateMachineTests {
         let ping = machine.timerFired(.activity, attempt: 1)
         #expect(sent(ping) == [#"{"event":"bird:ping","data":{}}"#])
         #expect(ping.contains(.startTimer(.pong, attempt: 1, after: .seconds(30))))
-        #expect(machine.timerFired(.pong, attempt: 1) == [
-            .cancelTimers, .closeTransport(attempt: 1, code: 4201),
-            .stateChanged(previous: .connected, current: .connecting), .openTransport(attempt: 2),
-        ])
+        #expect(
+            machine.timerFired(.pong, attempt: 1) == [
+                .cancelTimers, .closeTransport(attempt: 1, code: 4201),
+                .stateChanged(previous: .connected, current: .connecting), .openTransport(attempt: 2),
+            ])
         // The edge's pings are answered.
         var other = connected()
-        #expect(sent(other.frameReceived(attempt: 1, text: #"{"event":"bird:ping","data":{}}"#)) == [#"{"event":"bird:pong","data":{}}"#])
+        #expect(
+            sent(other.frameReceived(attempt: 1, text: #"{"event":"bird:ping","data":{}}"#)) == [
+                #"{"event":"bird:pong","data":{}}"#
+            ])
     }
 
     @Test("events of an attempt that is not current are ignored")
@@ -223,22 +292,35 @@ struct BirdConnectionStateMachineTests {
         _ = machine.subscribe(try PusherChannelName(validating: "pub"))
         #expect(throws: BirdRealtimeError.self) { try machine.clientEvent("client-x", channel: "private-a", data: [:]) }
         _ = machine.channelAuthorized("private-a", connectionId: "1.1", authorization: BirdAuthorization(auth: "k:s"))
-        _ = machine.frameReceived(attempt: 1, text: #"{"event":"bird_internal:subscription_succeeded","channel":"private-a","data":"{}"}"#)
-        _ = machine.frameReceived(attempt: 1, text: #"{"event":"bird_internal:subscription_succeeded","channel":"pub","data":"{}"}"#)
-        #expect(try machine.clientEvent("client-typing", channel: "private-a", data: ["on": true])
-            == .send(attempt: 1, text: #"{"event":"client-typing","channel":"private-a","data":{"on":true}}"#))
+        _ = machine.frameReceived(
+            attempt: 1, text: #"{"event":"bird_internal:subscription_succeeded","channel":"private-a","data":"{}"}"#)
+        _ = machine.frameReceived(
+            attempt: 1, text: #"{"event":"bird_internal:subscription_succeeded","channel":"pub","data":"{}"}"#)
+        #expect(
+            try machine.clientEvent("client-typing", channel: "private-a", data: ["on": true])
+                == .send(attempt: 1, text: #"{"event":"client-typing","channel":"private-a","data":{"on":true}}"#))
         #expect(throws: BirdRealtimeError.self) { try machine.clientEvent("typing", channel: "private-a", data: [:]) }
         #expect(throws: BirdRealtimeError.self) { try machine.clientEvent("client-x", channel: "pub", data: [:]) }
-        #expect(throws: BirdRealtimeError.self) { try machine.clientEvent("client-x", channel: "private-a", data: .string(String(repeating: "a", count: 11_000))) }
+        #expect(throws: BirdRealtimeError.self) {
+            try machine.clientEvent(
+                "client-x", channel: "private-a", data: .string(String(repeating: "a", count: 11_000)))
+        }
     }
 
     @Test("disconnect closes, stops timers and fails waiting signins; connect starts over")
     func disconnect() {
         var machine = connected()
         let actions = machine.disconnect()
-        #expect(actions.prefix(3) == [.cancelTimers, .closeTransport(attempt: 1, code: 1000), .stateChanged(previous: .connected, current: .disconnected)])
+        #expect(
+            actions.prefix(3) == [
+                .cancelTimers, .closeTransport(attempt: 1, code: 1000),
+                .stateChanged(previous: .connected, current: .disconnected),
+            ])
         #expect(machine.transportClosed(attempt: 1, code: 1000) == [])
-        #expect(machine.connect() == [.stateChanged(previous: .disconnected, current: .connecting), .openTransport(attempt: 2)])
+        #expect(
+            machine.connect() == [
+                .stateChanged(previous: .disconnected, current: .connecting), .openTransport(attempt: 2),
+            ])
     }
 }
 

@@ -18,8 +18,12 @@ struct BirdEndpointTests {
 
     @Test("wsHost wins over region; host:port and bracketed IPv6 are read")
     func wsHost() throws {
-        #expect(try url(.init(appKey: "k", region: "us1", wsHost: "edge.example.com")).hasPrefix("wss://edge.example.com/app/k?"))
-        #expect(try url(.init(appKey: "k", wsHost: "edge.example.com:8443")).hasPrefix("wss://edge.example.com:8443/app/k?"))
+        #expect(
+            try url(.init(appKey: "k", region: "us1", wsHost: "edge.example.com")).hasPrefix(
+                "wss://edge.example.com/app/k?"))
+        #expect(
+            try url(.init(appKey: "k", wsHost: "edge.example.com:8443")).hasPrefix("wss://edge.example.com:8443/app/k?")
+        )
         #expect(try url(.init(appKey: "k", wsHost: "[::1]:9000")).hasPrefix("wss://[::1]:9000/app/k?"))
     }
 
@@ -29,8 +33,11 @@ struct BirdEndpointTests {
             #expect(try url(.init(appKey: "k", wsHost: host, allowInsecure: true)).hasPrefix("ws://"), "\(host)")
             #expect(try url(.init(appKey: "k", wsHost: host)).hasPrefix("wss://"), "\(host) without allowInsecure")
         }
-        for host in ["edge.example.com", "127.0.0.2", "10.0.0.1:80", "localhost.example.com", "[::2]", "[fe80::1]:80", "0.0.0.0"] {
-            #expect(try url(.init(appKey: "k", wsHost: host, allowInsecure: true)).hasPrefix("wss://"), "\(host) stays wss")
+        for host in [
+            "edge.example.com", "127.0.0.2", "10.0.0.1:80", "localhost.example.com", "[::2]", "[fe80::1]:80", "0.0.0.0",
+        ] {
+            #expect(
+                try url(.init(appKey: "k", wsHost: host, allowInsecure: true)).hasPrefix("wss://"), "\(host) stays wss")
         }
         #expect(try url(.init(appKey: "k", region: "us1", allowInsecure: true)).hasPrefix("wss://"))
     }
@@ -39,7 +46,9 @@ struct BirdEndpointTests {
     func invalid() {
         #expect(throws: BirdRealtimeError.self) { try BirdEndpoint(options: .init(appKey: "k")) }
         for host in ["", "a b", "host:", "host:0", "host:70000", "host:+80", "[::1", "[::1]x", "a/b", "host:8080:1"] {
-            #expect(throws: BirdRealtimeError.self, "\(host)") { try BirdEndpoint(options: .init(appKey: "k", wsHost: host)) }
+            #expect(throws: BirdRealtimeError.self, "\(host)") {
+                try BirdEndpoint(options: .init(appKey: "k", wsHost: host))
+            }
         }
         #expect(throws: BirdRealtimeError.self) { try BirdEndpoint(options: .init(appKey: "k", region: "us1/x")) }
         #expect(throws: BirdRealtimeError.self) { try BirdEndpoint(options: .init(appKey: "", region: "us1")) }

@@ -8,9 +8,14 @@ import Testing
 /// its backoff waits as requested from the clock (no real sleeping), and hostile frames.
 @Suite("BirdRealtime: the driver over a fake edge and a manual clock")
 struct BirdRealtimeDriverTests {
-    static func client(_ edge: FakeEdge, random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) -> BirdRealtime {
+    static func client(_ edge: FakeEdge, random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) })
+        -> BirdRealtime
+    {
         BirdRealtimeEnvironment.$current.withValue(edge.environment(random: random)) {
-            BirdRealtime(options: .init(appKey: "key", wsHost: "127.0.0.1:1", deliveryQueue: DispatchQueue(label: "d"), allowInsecure: true))
+            BirdRealtime(
+                options: .init(
+                    appKey: "key", wsHost: "127.0.0.1:1", deliveryQueue: DispatchQueue(label: "d"), allowInsecure: true)
+            )
         }
     }
 
@@ -22,10 +27,13 @@ struct BirdRealtimeDriverTests {
         defer { bird.disconnect() }
         let backoff = BirdReconnectBackoff()
         for failure in 1...9 {
-            try await waitUntil(timeout: 20, "reconnect wait \(failure)") { edge.clock.isWaiting(.reconnect) ? true : nil }
+            try await waitUntil(timeout: 20, "reconnect wait \(failure)") {
+                edge.clock.isWaiting(.reconnect) ? true : nil
+            }
             #expect(bird.state == .unavailable)
             let delay = try #require(edge.clock.durations(.reconnect).last)
-            #expect(delay >= .seconds(1) && delay <= backoff.cap(afterFailures: failure), "failure \(failure): \(delay)")
+            #expect(
+                delay >= .seconds(1) && delay <= backoff.cap(afterFailures: failure), "failure \(failure): \(delay)")
             edge.clock.fire(.reconnect)
         }
         #expect(edge.transports.count >= 9)
@@ -38,7 +46,9 @@ struct BirdRealtimeDriverTests {
         let bird = Self.client(edge, random: { 1 })
         defer { bird.disconnect() }
         for failure in 1...7 {
-            try await waitUntil(timeout: 20, "reconnect wait \(failure)") { edge.clock.durations(.reconnect).count == failure ? true : nil }
+            try await waitUntil(timeout: 20, "reconnect wait \(failure)") {
+                edge.clock.durations(.reconnect).count == failure ? true : nil
+            }
             edge.clock.fire(.reconnect)
         }
         #expect(edge.clock.durations(.reconnect) == [1, 2, 4, 8, 16, 30, 30].map { Duration.seconds($0) })
@@ -105,16 +115,22 @@ struct BirdRealtimeDriverTests {
         try await waitUntil(timeout: 20, "activity timer") { edge.clock.isWaiting(.activity) ? true : nil }
         // The establishing frame counts as activity: the first check only re-arms.
         edge.clock.fire(.activity)
-        try await waitUntil(timeout: 20, "re-armed") { edge.clock.durations(.activity).count == 2 && edge.clock.isWaiting(.activity) ? true : nil }
+        try await waitUntil(timeout: 20, "re-armed") {
+            edge.clock.durations(.activity).count == 2 && edge.clock.isWaiting(.activity) ? true : nil
+        }
         edge.clock.fire(.activity)
-        try await waitUntil(timeout: 20, "ping") { first.sent.contains(#"{"event":"bird:ping","data":{}}"#) ? true : nil }
+        try await waitUntil(timeout: 20, "ping") {
+            first.sent.contains(#"{"event":"bird:ping","data":{}}"#) ? true : nil
+        }
         try await waitUntil(timeout: 20, "pong timer") { edge.clock.isWaiting(.pong) ? true : nil }
         edge.clock.fire(.pong)
         _ = try await edge.transport(1)
         #expect(first.closedWith?.rawValue == 4201)
     }
 
-    @Test("hostile frames from the peer: malformed, oversized, deeply nested, mistyped — ignored, and the client keeps working")
+    @Test(
+        "hostile frames from the peer: malformed, oversized, deeply nested, mistyped — ignored, and the client keeps working"
+    )
     func hostileFrames() async throws {
         let edge = FakeEdge()
         let log = Recorder()
@@ -199,6 +215,9 @@ struct BirdRealtimeDriverTests {
         for _ in 0..<100 { nested = [nested] }
         #expect(throws: BirdRealtimeError.self) { try BirdJSON.value(nested) }
         let optional: Int? = nil
-        #expect(try BirdJSON.value(["a": optional as Any, "b": [true, 1, 2.5, "s", NSNull()]]) == ["a": nil, "b": [true, 1, 2.5, "s", nil]])
+        #expect(
+            try BirdJSON.value(["a": optional as Any, "b": [true, 1, 2.5, "s", NSNull()]]) == [
+                "a": nil, "b": [true, 1, 2.5, "s", nil],
+            ])
     }
 }
