@@ -187,6 +187,31 @@ struct BirdRealtimeDriverTests {
         #expect(log.lines.allSatisfy { !$0.hasPrefix("state connected→") })
     }
 
+    @Test("invalid or reserved channel names emit bird:subscription_error and send nothing; unsubscribe sends bird:unsubscribe")
+    func channelNamesAndUnsubscribe() async throws {
+        let edge = FakeEdge()
+        let log = Recorder()
+        let bird = Self.client(edge)
+        defer { bird.disconnect() }
+        for name in ["bad name!", "", String(repeating: "a", count: 165), "#server-to-user-me", "private-encrypted-x"] {
+            bird.subscribe(name).record([BirdProtocol.Event.subscriptionError], into: log)
+        }
+        let transport = try await edge.transport(0)
+        transport.establish()
+        try await waitUntil(timeout: 20, "five errors") { log.lines.count == 5 ? true : nil }
+        #expect(log.lines.allSatisfy { $0.contains(#""type":"InvalidChannel""#) })
+        let orders = bird.subscribe("orders")
+        try await waitUntil(timeout: 20, "subscribe") { transport.sent.count == 1 ? true : nil }
+        transport.serverSends(#"{"event":"bird_internal:subscription_succeeded","channel":"orders","data":"{}"}"#)
+        try await waitUntil(timeout: 20, "subscribed") { orders.isSubscribed ? true : nil }
+        bird.unsubscribe("orders")
+        #expect(!orders.isSubscribed)
+        #expect(transport.sent == [
+            #"{"event":"bird:subscribe","data":{"auth":"","channel":"orders"}}"#,
+            #"{"event":"bird:unsubscribe","data":{"channel":"orders"}}"#,
+        ])
+    }
+
     @Test("a signin() waiting for the connection throws CancellationError when its task is cancelled")
     func signinCancellation() async throws {
         let edge = FakeEdge()
