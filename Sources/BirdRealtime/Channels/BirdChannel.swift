@@ -21,17 +21,23 @@ import Foundation
 /// - ``name``
 /// - ``isSubscribed``
 ///
-/// Invariant for `@unchecked Sendable`: the only stored state is the immutable `name`, a weak reference to the
-/// client (atomic in Swift), and `handlers`, which keeps its own invariant.
+/// Invariant for `@unchecked Sendable`: the stored state is immutable (`name`, `queue`, `refusal`) but for a weak
+/// reference to the client, set once in `init`, and `handlers`, which keeps its own invariant.
 public class BirdChannel: @unchecked Sendable {
     /// The channel's name, as passed to ``BirdRealtime/subscribe(_:)``.
     public let name: String
     weak var client: BirdRealtime?
     let handlers = BirdEventHandlers()
+    /// The client's delivery queue.
+    let queue: DispatchQueue
+    /// Why the name was refused (`subscription_error` data), for a channel that is never subscribed.
+    let refusal: JSONValue?
 
-    init(name: String, client: BirdRealtime) {
+    init(name: String, client: BirdRealtime, refusal: JSONValue? = nil) {
         self.name = name
         self.client = client
+        self.queue = client.options.deliveryQueue
+        self.refusal = refusal
     }
 
     /// Calls `handler` with each `event` on the channel.
@@ -43,8 +49,13 @@ public class BirdChannel: @unchecked Sendable {
     /// - Parameters:
     ///   - event: the event name.
     ///   - handler: called on the delivery queue with the event's data.
+    /// On a channel whose name was refused, each handler bound to ``BirdProtocol/Event/subscriptionError`` is called
+    /// once with the reason, however late it is bound.
     public func bind(_ event: String, _ handler: @escaping @Sendable (_ data: Any?) -> Void) {
         handlers.bind(event, handler)
+        if let refusal, event == BirdProtocol.Event.subscriptionError {
+            queue.async { handler(BirdJSON.foundation(refusal)) }
+        }
     }
 
     /// Removes the handlers of `event`, or every handler when `event` is `nil`.

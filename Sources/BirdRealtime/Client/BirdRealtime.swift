@@ -101,7 +101,7 @@ public final class BirdRealtime: @unchecked Sendable {
     // MARK: - Connection
 
     /// The connection's state now.
-    public var state: BirdConnectionState { lock.withLock { machine.state } }
+    public var state: BirdConnectionState { lock.withLock { machine.connectionState } }
 
     /// The connection id the edge assigned (Pusher's `socket_id`), while connected.
     public var connectionId: String? { lock.withLock { machine.connectionId } }
@@ -156,8 +156,9 @@ public final class BirdRealtime: @unchecked Sendable {
     /// Subscribes to a channel, now or as soon as the client is connected, and on every reconnection.
     ///
     /// Subscribing twice returns the same channel. A `presence-` channel is a ``PresenceChannel``. A name the
-    /// protocol does not allow (more than 164 characters, characters outside `A-Za-z0-9_-=@,.;`) gives a channel
-    /// that emits ``BirdProtocol/Event/subscriptionError`` and is never subscribed.
+    /// protocol does not allow (more than 164 characters, characters outside `A-Za-z0-9_-=@,.;`, the reserved
+    /// `#server-to-user-` form, encrypted and cache channels) gives a channel that is never subscribed and calls each
+    /// handler bound to ``BirdProtocol/Event/subscriptionError`` once with the reason (`type` `InvalidChannel`).
     ///
     /// - Parameter name: the channel's name; `private-…` and `presence-…` need authorization.
     /// - Returns: the channel, to bind handlers to.
@@ -172,22 +173,17 @@ public final class BirdRealtime: @unchecked Sendable {
             valid = nil
             refusal = error.message
         }
+        let refusalData: JSONValue? = refusal.map { ["type": "InvalidChannel", "error": .string($0)] }
         let channel = lock.withLock { () -> BirdChannel in
             if let valid, let existing = channelObjects[valid.rawValue] { return existing }
             let channel =
                 name.hasPrefix(PusherChannelName.presencePrefix)
-                ? PresenceChannel(name: name, client: self) : BirdChannel(name: name, client: self)
+                ? PresenceChannel(name: name, client: self, refusal: refusalData)
+                : BirdChannel(name: name, client: self, refusal: refusalData)
             if valid != nil { channelObjects[name] = channel }
             return channel
         }
-        if let valid {
-            handle { $0.subscribe(valid) }
-        } else if let refusal {
-            let data: JSONValue = ["type": "InvalidChannel", "error": .string(refusal)]
-            options.deliveryQueue.async {
-                channel.deliver(BirdProtocol.Event.subscriptionError, data: data, presence: nil)
-            }
-        }
+        if let valid { handle { $0.subscribe(valid) } }
         return channel
     }
 

@@ -2,19 +2,75 @@ package import BmobWire
 
 /// The client's protocol logic as a pure state machine (postgres-nio style): each event is a `mutating` method
 /// returning the ``Action``s the driver (``BirdRealtime``) performs. No I/O, no clocks, no threads: randomness
-/// comes in through ``jitter`` and time through the timer events.
+/// comes in through the `jitter` source and time through the timer events.
 ///
 /// Rules it implements (`pusher.md` §2–§6, §11):
 /// 1. Connected means `bird:connection_established` arrived; then every channel is subscribed again, private
 ///    and presence ones with a *fresh* authorization for the new connection id, and a wanted signin is redone.
-/// 2. A close with 4000–4099 is final: state ``BirdConnectionState/failed``, the code reported once (with the
-///    message of the `bird:error` that announced it). 4200–4299 reconnect at once when the connection had been
-///    established (else they back off, so a server that refuses at once cannot make the client spin); every
-///    other close backs off with ``BirdReconnectBackoff``.
+/// 2. A close with 4000–4099 is final: state ``State/failed``, the code reported once (with the message of the
+///    `bird:error` that announced it). 4200–4299 reconnect at once when the connection had been established (else
+///    they back off, so a server that refuses at once cannot make the client spin); every other close backs off
+///    with ``BirdReconnectBackoff``.
 /// 3. After `activity_timeout` seconds without a frame the client sends `bird:ping`; when nothing arrives within
 ///    ``pongTimeout`` the connection counts as lost and is replaced at once.
 /// 4. Events of a connection attempt that is no longer current are ignored.
 package struct BirdConnectionStateMachine: Sendable {
+    /// Where the connection is, with what each state needs to know.
+    package enum State: Sendable, Hashable {
+        /// Made; nothing opened yet.
+        case initialized
+        /// The current attempt's transport is opening, or waiting for `connection_established`.
+        case connecting(Opening)
+        /// `connection_established` arrived.
+        case connected(Connection)
+        /// Waiting out the backoff before the next attempt.
+        case unavailable
+        /// Refused (4000–4099) or misconfigured; nothing happens until the app connects again.
+        case failed
+        /// The app disconnected.
+        case disconnected
+    }
+
+    /// An attempt being opened.
+    package struct Opening: Sendable, Hashable {
+        /// A refusal announced by a `bird:error` before the close that carries its code.
+        var refusal: Refusal?
+    }
+
+    /// An established connection.
+    package struct Connection: Sendable, Hashable {
+        /// The connection id (`socket_id`).
+        let id: String
+        /// Silence after which the client pings.
+        let activityTimeout: Duration
+        /// Whether a frame arrived since the last activity check.
+        var heard = false
+        /// Whether a ping waits for an answer.
+        var pinged = false
+        /// A refusal announced by a `bird:error` before the close that carries its code.
+        var refusal: Refusal?
+        /// The signin's progress on this connection.
+        var member = MemberStatus.none
+    }
+
+    /// The code and message of a `bird:error` announcing a refusal.
+    package struct Refusal: Sendable, Hashable {
+        var code: Int
+        var message: String
+    }
+
+    /// The signin's progress on a connection.
+    package enum MemberStatus: Sendable, Hashable {
+        /// Not asked for, or failed.
+        case none
+        /// Waiting for the member endpoint.
+        case authorizing
+        /// `bird:signin` sent.
+        case signingIn
+        /// `signin_success` received.
+        case signedIn(BirdSignin)
+    }
+
     /// The timers the driver runs for the machine.
     package enum Timer: Sendable, Hashable {
         /// The backoff before the next attempt.
@@ -88,14 +144,6 @@ package struct BirdConnectionStateMachine: Sendable {
         var status: Status = .idle
     }
 
-    /// The signin's progress on the current connection.
-    private enum MemberStatus: Sendable, Equatable {
-        case none
-        case authorizing(String)
-        case signingIn(String)
-        case signedIn(BirdSignin)
-    }
-
     /// The largest frame accepted from the edge (a presence list of 100 members of 1 KiB fits easily).
     package static let maximumFrameBytes = 1 << 20
     /// How long to wait for any frame after a ping.
@@ -108,30 +156,19 @@ package struct BirdConnectionStateMachine: Sendable {
     /// A random number in `[0, 1]` for each backoff.
     private let jitter: @Sendable () -> Double
 
-    /// The public state.
-    package private(set) var state: BirdConnectionState = .initialized
-    /// The current attempt; events of other attempts are ignored.
+    /// Where the connection is.
+    package private(set) var state = State.initialized
+    /// The number of the current attempt; events of other attempts are ignored.
     package private(set) var attempt = 0
-    /// The connection id (`socket_id`) while connected.
-    package private(set) var connectionId: String?
     /// Failed attempts in a row since the last established connection.
     package private(set) var failures = 0
-    /// Whether the current attempt reached `connection_established`.
-    private var established = false
-    /// Whether a frame arrived since the last activity check.
-    private var heard = false
-    /// Whether a ping is waiting for an answer.
-    private var pinged = false
-    /// The message of a `bird:error` whose refusal code the close will carry.
-    private var refusal: (code: Int, message: String)?
     private var channels: [String: Channel] = [:]
     /// Channel names in subscription order.
     private var order: [String] = []
     /// Whether the app asked to sign in; kept across reconnects.
     private var memberWanted = false
-    private var member: MemberStatus = .none
 
-    /// A machine in ``BirdConnectionState/initialized``.
+    /// A machine in ``State/initialized``.
     ///
     /// - Parameters:
     ///   - backoff: the reconnection backoff.
@@ -141,9 +178,30 @@ package struct BirdConnectionStateMachine: Sendable {
         self.jitter = jitter
     }
 
+    /// The state as apps see it.
+    package var connectionState: BirdConnectionState {
+        switch state {
+        case .initialized: .initialized
+        case .connecting: .connecting
+        case .connected: .connected
+        case .unavailable: .unavailable
+        case .failed: .failed
+        case .disconnected: .disconnected
+        }
+    }
+
+    /// The connection id (`socket_id`) while connected.
+    package var connectionId: String? {
+        if case .connected(let connection) = state { connection.id } else { nil }
+    }
+
     /// The signed-in member on the current connection.
     package var signedIn: BirdSignin? {
-        if case .signedIn(let signin) = member { signin } else { nil }
+        if case .connected(let connection) = state, case .signedIn(let signin) = connection.member {
+            signin
+        } else {
+            nil
+        }
     }
 
     /// Whether `channel` is subscribed on the current connection.
@@ -180,7 +238,7 @@ package struct BirdConnectionStateMachine: Sendable {
         case .connecting, .connected, .unavailable:
             var actions: [Action] = [.cancelTimers]
             if state != .unavailable { actions.append(.closeTransport(attempt: attempt, code: 1000)) }
-            resetConnection()
+            resetChannels()
             actions += transition(to: .disconnected)
             actions.append(.failPendingSignins(BirdRealtimeError(message: "disconnected")))
             return actions
@@ -192,7 +250,7 @@ package struct BirdConnectionStateMachine: Sendable {
         guard channels[name.rawValue] == nil else { return [] }
         channels[name.rawValue] = Channel(name: name)
         order.append(name.rawValue)
-        guard state == .connected, let connectionId else { return [] }
+        guard let connectionId else { return [] }
         return subscribeActions(name.rawValue, connectionId: connectionId)
     }
 
@@ -200,28 +258,29 @@ package struct BirdConnectionStateMachine: Sendable {
     package mutating func unsubscribe(_ name: String) -> [Action] {
         guard let channel = channels.removeValue(forKey: name) else { return [] }
         order.removeAll { $0 == name }
-        guard state == .connected, channel.status == .subscribing || channel.status == .subscribed else { return [] }
-        let data: JSONValue = ["channel": .string(name)]
-        return [
-            .send(attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("unsubscribe"), data: data).encoded)
-        ]
+        guard connectionId != nil, channel.status == .subscribing || channel.status == .subscribed else { return [] }
+        return [send(protocolEvent: "unsubscribe", data: ["channel": .string(name)])]
     }
 
     /// The app calls ``BirdRealtime/signin()``.
     package mutating func signin() -> [Action] {
         memberWanted = true
-        switch member {
-        case .signedIn(let signin):
-            return [.signinSucceeded(signin)]
-        case .authorizing, .signingIn:
+        switch state {
+        case .failed, .disconnected:
+            return [.failPendingSignins(BirdRealtimeError(message: "not connected; call connect() first"))]
+        case .initialized, .connecting, .unavailable:
             return []
-        case .none:
-            if state == .failed || state == .disconnected {
-                return [.failPendingSignins(BirdRealtimeError(message: "not connected; call connect() first"))]
+        case .connected(var connection):
+            switch connection.member {
+            case .signedIn(let signin):
+                return [.signinSucceeded(signin)]
+            case .authorizing, .signingIn:
+                return []
+            case .none:
+                connection.member = .authorizing
+                state = .connected(connection)
+                return [.authorizeMember(connectionId: connection.id)]
             }
-            guard state == .connected, let connectionId else { return [] }
-            member = .authorizing(connectionId)
-            return [.authorizeMember(connectionId: connectionId)]
         }
     }
 
@@ -242,7 +301,7 @@ package struct BirdConnectionStateMachine: Sendable {
         guard let entry = channels[channel], entry.name.allowsClientEvents else {
             throw BirdRealtimeError(message: "client events can only be sent on private- and presence- channels")
         }
-        guard state == .connected, entry.status == .subscribed else {
+        guard connectionId != nil, entry.status == .subscribed else {
             throw BirdRealtimeError(message: "the channel is not subscribed yet")
         }
         let text = PusherFrame(event: event, channel: entry.name, data: data).encoded
@@ -256,24 +315,31 @@ package struct BirdConnectionStateMachine: Sendable {
 
     /// The transport of `attempt` could not be opened.
     package mutating func transportOpenFailed(attempt: Int) -> [Action] {
-        guard attempt == self.attempt, state == .connecting else { return [] }
-        resetConnection()
+        guard attempt == self.attempt, case .connecting = state else { return [] }
+        resetChannels()
         return backOff()
     }
 
     /// The transport of `attempt` closed with `code` (1006 when it dropped).
     package mutating func transportClosed(attempt: Int, code: Int) -> [Action] {
-        guard attempt == self.attempt, state == .connecting || state == .connected else { return [] }
-        let wasEstablished = established
-        let refusal = self.refusal
-        resetConnection()
+        guard attempt == self.attempt else { return [] }
+        let wasEstablished: Bool
+        let refusal: Refusal?
+        switch state {
+        case .connecting(let opening):
+            (wasEstablished, refusal) = (false, opening.refusal)
+        case .connected(let connection):
+            (wasEstablished, refusal) = (true, connection.refusal)
+        case .initialized, .unavailable, .failed, .disconnected:
+            return []
+        }
+        resetChannels()
         var actions: [Action] = [.cancelTimers]
-        switch PusherCloseCode(rawValue: UInt16(clamping: max(0, code))).action {
+        let closeCode = PusherCloseCode(rawValue: UInt16(clamping: max(0, code)))
+        switch closeCode.action {
         case .refused:
-            let error = BirdRealtimeError(
-                code: code,
-                message: refusal?.code == code
-                    ? refusal!.message : PusherCloseCode(rawValue: UInt16(clamping: code)).meaning)
+            let message = refusal?.code == code ? refusal?.message : nil
+            let error = BirdRealtimeError(code: code, message: message ?? closeCode.meaning)
             actions += transition(to: .failed)
             actions.append(.reportError(error))
             actions.append(.failPendingSignins(error))
@@ -288,11 +354,18 @@ package struct BirdConnectionStateMachine: Sendable {
 
     /// A text frame arrived on the transport of `attempt`.
     package mutating func frameReceived(attempt: Int, text: String) -> [Action] {
-        guard attempt == self.attempt, state == .connecting || state == .connected else { return [] }
-        heard = true
-        pinged = false
-        // A frame that does not decode is ignored: the edge is trusted to speak the protocol, and one bad frame
-        // must not take the connection down.
+        guard attempt == self.attempt else { return [] }
+        switch state {
+        case .connecting:
+            break
+        case .connected(var connection):
+            connection.heard = true
+            connection.pinged = false
+            state = .connected(connection)
+        case .initialized, .unavailable, .failed, .disconnected:
+            return []
+        }
+        // A frame that does not decode is ignored: one bad frame must not take the connection down.
         guard let frame = try? PusherFrame(decoding: text, maximumBytes: Self.maximumFrameBytes) else { return [] }
         switch prefix.classify(frame.event) {
         case .protocolEvent("connection_established"):
@@ -317,29 +390,27 @@ package struct BirdConnectionStateMachine: Sendable {
     /// A timer of `attempt` fired.
     package mutating func timerFired(_ timer: Timer, attempt: Int) -> [Action] {
         guard attempt == self.attempt else { return [] }
-        switch timer {
-        case .reconnect:
-            guard state == .unavailable else { return [] }
+        switch (timer, state) {
+        case (.reconnect, .unavailable):
             return startAttempt()
-        case .activity:
-            guard state == .connected else { return [] }
-            if heard {
-                heard = false
-                return [.startTimer(.activity, attempt: attempt, after: activityTimeout)]
+        case (.activity, .connected(var connection)):
+            if connection.heard {
+                connection.heard = false
+                state = .connected(connection)
+                return [.startTimer(.activity, attempt: attempt, after: connection.activityTimeout)]
             }
-            pinged = true
+            connection.pinged = true
+            state = .connected(connection)
             return [
-                .send(
-                    attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("ping"), data: .object([:])).encoded
-                ),
+                send(protocolEvent: "ping", data: .object([:])),
                 .startTimer(.pong, attempt: attempt, after: Self.pongTimeout),
             ]
-        case .pong:
-            guard state == .connected, pinged else { return [] }
+        case (.pong, .connected(let connection)) where connection.pinged:
             // Silent after a ping: the connection is gone. Replace it at once (as a 4201 would).
-            let closing = attempt
-            resetConnection()
-            return [.cancelTimers, .closeTransport(attempt: closing, code: 4201)] + startAttempt()
+            resetChannels()
+            return [.cancelTimers, .closeTransport(attempt: attempt, code: 4201)] + startAttempt()
+        default:
+            return []
         }
     }
 
@@ -349,7 +420,7 @@ package struct BirdConnectionStateMachine: Sendable {
     package mutating func channelAuthorized(
         _ channel: String, connectionId: String, authorization: BirdAuthorization
     ) -> [Action] {
-        guard state == .connected, connectionId == self.connectionId, var entry = channels[channel],
+        guard connectionId == self.connectionId, var entry = channels[channel],
             entry.status == .authorizing(connectionId)
         else { return [] }
         if entry.name.kind == .presence && authorization.memberData == nil {
@@ -366,10 +437,7 @@ package struct BirdConnectionStateMachine: Sendable {
             let myId = (try? PusherChannelData(parsing: memberData))?.userId
             actions.append(.setMyId(channel: channel, memberId: myId))
         }
-        actions.append(
-            .send(
-                attempt: attempt,
-                text: PusherFrame(event: prefix.protocolEvent("subscribe"), data: .object(data)).encoded))
+        actions.append(send(protocolEvent: "subscribe", data: .object(data)))
         return actions
     }
 
@@ -391,46 +459,42 @@ package struct BirdConnectionStateMachine: Sendable {
 
     /// The member endpoint signed a signin for `connectionId`.
     package mutating func memberAuthorized(connectionId: String, auth: String, userData: String) -> [Action] {
-        guard state == .connected, connectionId == self.connectionId, member == .authorizing(connectionId) else {
-            return []
-        }
-        member = .signingIn(connectionId)
-        let data: JSONValue = ["auth": .string(auth), "user_data": .string(userData)]
-        return [.send(attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("signin"), data: data).encoded)]
+        guard case .connected(var connection) = state, connection.id == connectionId, connection.member == .authorizing
+        else { return [] }
+        connection.member = .signingIn
+        state = .connected(connection)
+        return [send(protocolEvent: "signin", data: ["auth": .string(auth), "user_data": .string(userData)])]
     }
 
     /// The member endpoint failed for `connectionId`.
     package mutating func memberAuthorizationFailed(connectionId: String, error: BirdRealtimeError) -> [Action] {
-        guard connectionId == self.connectionId, member == .authorizing(connectionId) else { return [] }
-        member = .none
+        guard case .connected(var connection) = state, connection.id == connectionId, connection.member == .authorizing
+        else { return [] }
+        connection.member = .none
+        state = .connected(connection)
         return [.signinFailed(error)]
     }
 
     // MARK: - Frames
 
-    private var activityTimeout: Duration = .seconds(BirdConnectionStateMachine.maximumActivityTimeout)
-
     private mutating func connectionEstablished(_ frame: PusherFrame) -> [Action] {
         // Once connected, a repeated handshake is ignored.
-        guard state == .connecting else { return [] }
-        guard let data = frame.dataObject, case .string(let id)? = data["socket_id"],
-            PusherSocketId.isValid(id)
-        else {
+        guard case .connecting = state else { return [] }
+        guard let data = frame.dataObject, case .string(let id)? = data["socket_id"], PusherSocketId.isValid(id) else {
             // Not the protocol: drop this connection and back off.
-            let closing = attempt
-            resetConnection()
-            return [.cancelTimers, .closeTransport(attempt: closing, code: 1002)] + backOff()
+            resetChannels()
+            return [.cancelTimers, .closeTransport(attempt: attempt, code: 1002)] + backOff()
         }
         let announced = data["activity_timeout"]?.int64Value.map { Int(clamping: $0) } ?? Self.maximumActivityTimeout
-        activityTimeout = .seconds(min(Self.maximumActivityTimeout, max(1, announced)))
-        connectionId = id
-        established = true
+        var connection = Connection(
+            id: id, activityTimeout: .seconds(min(Self.maximumActivityTimeout, max(1, announced))))
         failures = 0
-        var actions = transition(to: .connected)
-        actions.append(.startTimer(.activity, attempt: attempt, after: activityTimeout))
+        var actions = transition(to: .connected(connection))
+        actions.append(.startTimer(.activity, attempt: attempt, after: connection.activityTimeout))
         for name in order { actions += subscribeActions(name, connectionId: id) }
         if memberWanted {
-            member = .authorizing(id)
+            connection.member = .authorizing
+            state = .connected(connection)
             actions.append(.authorizeMember(connectionId: id))
         }
         return actions
@@ -440,25 +504,35 @@ package struct BirdConnectionStateMachine: Sendable {
         let data = frame.dataObject ?? [:]
         let code = data["code"]?.int64Value.map { Int(clamping: $0) }
         let message = data["message"]?.stringValue ?? "error"
-        if let code, PusherCloseCode(rawValue: UInt16(clamping: code)).action == .refused {
-            // The close that follows is final; report the code once, then.
-            refusal = (code, message)
-            return []
+        guard let code, PusherCloseCode(rawValue: UInt16(clamping: max(0, code))).action == .refused else {
+            return [.reportError(BirdRealtimeError(code: code, message: message))]
         }
-        return [.reportError(BirdRealtimeError(code: code, message: message))]
+        // The close that follows is final; report the code once, then.
+        let refusal = Refusal(code: code, message: message)
+        switch state {
+        case .connecting(var opening):
+            opening.refusal = refusal
+            state = .connecting(opening)
+        case .connected(var connection):
+            connection.refusal = refusal
+            state = .connected(connection)
+        default:
+            break
+        }
+        return []
     }
 
     private mutating func signinSucceeded(_ frame: PusherFrame) -> [Action] {
-        guard case .signingIn(let connectionId) = member, connectionId == self.connectionId,
+        guard case .connected(var connection) = state, connection.member == .signingIn,
             case .string(let userData)? = frame.dataObject?["user_data"],
             let parsed = try? PusherUserData(parsing: userData),
             let channel = try? PusherChannelName.serverToUser(parsed.id)
         else { return [] }
         let signin = BirdSignin(memberId: parsed.id, memberData: userData)
-        member = .signedIn(signin)
-        let data: JSONValue = ["channel": .string(channel.rawValue), "auth": ""]
+        connection.member = .signedIn(signin)
+        state = .connected(connection)
         return [
-            .send(attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("subscribe"), data: data).encoded),
+            send(protocolEvent: "subscribe", data: ["channel": .string(channel.rawValue), "auth": ""]),
             .signinSucceeded(signin),
         ]
     }
@@ -488,11 +562,10 @@ package struct BirdConnectionStateMachine: Sendable {
             guard entry.status == .subscribed, channel.kind == .presence, let data,
                 let id = Self.userId(data["user_id"])
             else { return [] }
-            let info = data["user_info"]
             return [
                 .deliver(
                     channel: channel.rawValue, event: BirdProtocol.Event.memberAdded, data: .object(data),
-                    presence: .added(id, info))
+                    presence: .added(id, data["user_info"]))
             ]
         case "member_removed":
             guard entry.status == .subscribed, channel.kind == .presence, let data,
@@ -540,6 +613,11 @@ package struct BirdConnectionStateMachine: Sendable {
         }
     }
 
+    /// A `bird:{event}` frame on the current attempt.
+    private func send(protocolEvent event: String, data: JSONValue) -> Action {
+        .send(attempt: attempt, text: PusherFrame(event: prefix.protocolEvent(event), data: data).encoded)
+    }
+
     private mutating func subscribeActions(_ name: String, connectionId: String) -> [Action] {
         guard var entry = channels[name] else { return [] }
         if entry.name.requiresAuthorization {
@@ -549,15 +627,12 @@ package struct BirdConnectionStateMachine: Sendable {
         }
         entry.status = .subscribing
         channels[name] = entry
-        let data: JSONValue = ["channel": .string(name), "auth": ""]
-        return [
-            .send(attempt: attempt, text: PusherFrame(event: prefix.protocolEvent("subscribe"), data: data).encoded)
-        ]
+        return [send(protocolEvent: "subscribe", data: ["channel": .string(name), "auth": ""])]
     }
 
     private mutating func startAttempt() -> [Action] {
         attempt += 1
-        return transition(to: .connecting) + [.openTransport(attempt: attempt)]
+        return transition(to: .connecting(Opening())) + [.openTransport(attempt: attempt)]
     }
 
     private mutating func backOff() -> [Action] {
@@ -566,21 +641,16 @@ package struct BirdConnectionStateMachine: Sendable {
         return transition(to: .unavailable) + [.startTimer(.reconnect, attempt: attempt, after: delay)]
     }
 
-    /// Forgets the current connection: its id, channel statuses, the signin on it.
-    private mutating func resetConnection() {
-        connectionId = nil
-        established = false
-        heard = false
-        pinged = false
-        refusal = nil
+    /// Marks every channel as not sent on any connection.
+    private mutating func resetChannels() {
         for name in order { channels[name]?.status = .idle }
-        member = .none
     }
 
-    private mutating func transition(to next: BirdConnectionState) -> [Action] {
-        guard next != state else { return [] }
-        let previous = state
+    /// Moves to `next`, reporting the change of the public state when there is one.
+    private mutating func transition(to next: State) -> [Action] {
+        let previous = connectionState
         state = next
-        return [.stateChanged(previous: previous, current: next)]
+        let current = connectionState
+        return previous == current ? [] : [.stateChanged(previous: previous, current: current)]
     }
 }

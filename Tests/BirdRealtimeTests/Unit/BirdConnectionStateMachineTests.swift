@@ -129,7 +129,7 @@ struct BirdConnectionStateMachineTests {
         let actions = machine.frameReceived(
             attempt: 1, text: #"{"event":"bird:error","data":{"code":null,"message":"Invalid signature"}}"#)
         #expect(actions == [.reportError(BirdRealtimeError(message: "Invalid signature"))])
-        #expect(machine.state == .connected)
+        #expect(machine.connectionState == .connected)
     }
 
     @Test("4000–4099 are final: failed, the code reported once with the error frame's message, no reconnect")

@@ -113,11 +113,14 @@ struct BirdRealtimeDriverTests {
         let first = try await edge.transport(0)
         first.establish()
         try await waitUntil(timeout: 20, "activity timer") { edge.clock.isWaiting(.activity) ? true : nil }
-        // The establishing frame counts as activity: the first check only re-arms.
+        // A frame since the timer started only re-arms it.
+        first.serverSends(#"{"event":"bird:pong","data":{}}"#)
+        try await settle(0.05)
         edge.clock.fire(.activity)
         try await waitUntil(timeout: 20, "re-armed") {
             edge.clock.durations(.activity).count == 2 && edge.clock.isWaiting(.activity) ? true : nil
         }
+        #expect(!first.sent.contains(#"{"event":"bird:ping","data":{}}"#))
         edge.clock.fire(.activity)
         try await waitUntil(timeout: 20, "ping") {
             first.sent.contains(#"{"event":"bird:ping","data":{}}"#) ? true : nil
@@ -187,7 +190,9 @@ struct BirdRealtimeDriverTests {
         #expect(log.lines.allSatisfy { !$0.hasPrefix("state connected→") })
     }
 
-    @Test("invalid or reserved channel names emit bird:subscription_error and send nothing; unsubscribe sends bird:unsubscribe")
+    @Test(
+        "invalid or reserved channel names emit bird:subscription_error and send nothing; unsubscribe sends bird:unsubscribe"
+    )
     func channelNamesAndUnsubscribe() async throws {
         let edge = FakeEdge()
         let log = Recorder()
@@ -206,10 +211,11 @@ struct BirdRealtimeDriverTests {
         try await waitUntil(timeout: 20, "subscribed") { orders.isSubscribed ? true : nil }
         bird.unsubscribe("orders")
         #expect(!orders.isSubscribed)
-        #expect(transport.sent == [
-            #"{"event":"bird:subscribe","data":{"auth":"","channel":"orders"}}"#,
-            #"{"event":"bird:unsubscribe","data":{"channel":"orders"}}"#,
-        ])
+        #expect(
+            transport.sent == [
+                #"{"event":"bird:subscribe","data":{"auth":"","channel":"orders"}}"#,
+                #"{"event":"bird:unsubscribe","data":{"channel":"orders"}}"#,
+            ])
     }
 
     @Test("a signin() waiting for the connection throws CancellationError when its task is cancelled")
