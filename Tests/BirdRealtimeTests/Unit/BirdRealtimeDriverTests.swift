@@ -148,7 +148,6 @@ struct BirdRealtimeDriverTests {
         transport.serverSends("not json")
         transport.serverSends(#"{"event":"bird:connection_established","data":"{\"socket_id\":\"1.1; drop\"}"}"#)
         try await waitUntil(timeout: 20, "dropped") { transport.closedWith?.rawValue == 1002 ? true : nil }
-        edge.clock.fire(.reconnect)
         try await waitUntil(timeout: 20, "wait") { edge.clock.isWaiting(.reconnect) ? true : nil }
         edge.clock.fire(.reconnect)
         let next = try await edge.transport(1)
@@ -216,6 +215,29 @@ struct BirdRealtimeDriverTests {
                 #"{"event":"bird:subscribe","data":{"auth":"","channel":"orders"}}"#,
                 #"{"event":"bird:unsubscribe","data":{"channel":"orders"}}"#,
             ])
+    }
+
+    @Test("lifetime: a connected client lives without app references until disconnect(), then it is freed")
+    func lifetime() async throws {
+        let edge = FakeEdge()
+        let log = Recorder()
+        weak var weakClient: BirdRealtime?
+        do {
+            let bird = Self.client(edge)
+            bird.subscribe("orders").record(["e"], into: log)
+            weakClient = bird
+        }
+        let transport = try await edge.transport(0)
+        transport.establish()
+        transport.serverSends(#"{"event":"bird_internal:subscription_succeeded","channel":"orders","data":"{}"}"#)
+        transport.serverSends(#"{"event":"e","channel":"orders","data":"1"}"#)
+        try await log.wait(prefix: "e 1")
+        do {
+            let client = try #require(weakClient, "kept alive while connected")
+            client.disconnect()
+        }
+        try await waitUntil(timeout: 20, "freed") { weakClient == nil ? true : nil }
+        #expect(transport.closedWith == .normalClosure)
     }
 
     @Test("a signin() waiting for the connection throws CancellationError when its task is cancelled")
