@@ -21,8 +21,8 @@ import Foundation
 /// - ``name``
 /// - ``isSubscribed``
 ///
-/// Invariant for `@unchecked Sendable`: the stored state is immutable (`name`, `queue`, `refusal`) but for a weak
-/// reference to the client, set once in `init`, and `handlers`, which keeps its own invariant.
+/// Invariant for `@unchecked Sendable`: the stored state is immutable (`name`, `queue`) but for a weak reference to
+/// the client, set once in `init`, and `handlers`, which keeps its own invariant.
 public class BirdChannel: @unchecked Sendable {
     /// The channel's name, as passed to ``BirdRealtime/subscribe(_:)``.
     public let name: String
@@ -30,14 +30,13 @@ public class BirdChannel: @unchecked Sendable {
     let handlers = BirdEventHandlers()
     /// The client's delivery queue.
     let queue: DispatchQueue
-    /// Why the name was refused (`subscription_error` data), for a channel that is never subscribed.
-    let refusal: JSONValue?
 
+    /// A channel of `client`; `refusal` is the `subscription_error` data of a name that was refused.
     init(name: String, client: BirdRealtime, refusal: JSONValue? = nil) {
         self.name = name
         self.client = client
         self.queue = client.options.deliveryQueue
-        self.refusal = refusal
+        if let refusal { handlers.setSticky(BirdProtocol.Event.subscriptionError, refusal) }
     }
 
     /// Calls `handler` with each `event` on the channel.
@@ -46,16 +45,16 @@ public class BirdChannel: @unchecked Sendable {
     /// ``BirdProtocol/Event``. The data is the event's JSON as Foundation values (`[String: Any]`, `[Any]`,
     /// `String`, numbers, `Bool`, `NSNull`); data that is a string but not JSON comes as the `String`.
     ///
+    /// ``BirdProtocol/Event/subscriptionSucceeded`` and ``BirdProtocol/Event/subscriptionError`` are sticky: a handler
+    /// bound after the channel's last one was delivered is called once with it at once (on the delivery queue), so
+    /// binding right after ``BirdRealtime/subscribe(_:)`` never misses them, whatever queue delivers.
+    ///
     /// - Parameters:
     ///   - event: the event name.
     ///   - handler: called on the delivery queue with the event's data.
-    /// On a channel whose name was refused, each handler bound to ``BirdProtocol/Event/subscriptionError`` is called
-    /// once with the reason, however late it is bound.
     public func bind(_ event: String, _ handler: @escaping @Sendable (_ data: Any?) -> Void) {
-        handlers.bind(event, handler)
-        if let refusal, event == BirdProtocol.Event.subscriptionError {
-            queue.async { handler(BirdJSON.foundation(refusal)) }
-        }
+        guard handlers.bind(event, handler) else { return }
+        queue.async { [self] in handler(value(of: event, handlers.stickyData(event))) }
     }
 
     /// Removes the handlers of `event`, or every handler when `event` is `nil`.
@@ -91,9 +90,22 @@ public class BirdChannel: @unchecked Sendable {
     /// Sets the presence member id; on the delivery queue.
     func setMyId(_ id: String?) {}
 
-    /// The data handlers of a presence snapshot receive; the event data otherwise.
+    /// The Foundation value handlers of `event` receive for `data`.
+    func value(of event: String, _ data: JSONValue?) -> Any? {
+        data.map(BirdJSON.foundation)
+    }
+
+    /// Delivers an event to the handlers; on the delivery queue.
     func deliver(_ event: String, data: JSONValue?, presence: BirdConnectionStateMachine.PresenceChange?) {
         if let presence { apply(presence) }
-        handlers.call(event, data)
+        switch event {
+        case BirdProtocol.Event.subscriptionSucceeded:
+            handlers.call(event, data, sticky: true) { value(of: event, $0) }
+        case BirdProtocol.Event.subscriptionError:
+            handlers.clearSticky(BirdProtocol.Event.subscriptionSucceeded)
+            handlers.call(event, data, sticky: true) { value(of: event, $0) }
+        default:
+            handlers.call(event, data) { value(of: event, $0) }
+        }
     }
 }

@@ -43,12 +43,8 @@ public final class PresenceChannel: BirdChannel, @unchecked Sendable {
         lock.withLock { ownId = id }
     }
 
-    override func deliver(_ event: String, data: JSONValue?, presence: BirdConnectionStateMachine.PresenceChange?) {
-        if let presence { apply(presence) }
-        if case .snapshot? = presence {
-            handlers.call(event, foundation: members)
-        } else {
-            handlers.call(event, data)
-        }
+    /// Handlers of ``BirdProtocol/Event/subscriptionSucceeded`` receive the member dictionary.
+    override func value(of event: String, _ data: JSONValue?) -> Any? {
+        event == BirdProtocol.Event.subscriptionSucceeded ? members : super.value(of: event, data)
     }
 }

@@ -41,7 +41,7 @@ extension BirdRealtime {
                     }
                 case .deliverToMember(let event, let data):
                     let member = self.member
-                    options.deliveryQueue.async { member.handlers.call(event, data) }
+                    options.deliveryQueue.async { member.handlers.call(event, data) { $0.map(BirdJSON.foundation) } }
                 case .signinSucceeded(let signin):
                     for waiter in signinWaiters.values { waiter.resume(returning: signin) }
                     signinWaiters = [:]

@@ -217,6 +217,33 @@ struct BirdRealtimeDriverTests {
             ])
     }
 
+    @Test(
+        "subscription_succeeded is sticky: a handler bound after it was delivered gets it once; later successes go to all"
+    )
+    func stickySuccess() async throws {
+        let edge = FakeEdge()
+        let log = Recorder()
+        let bird = Self.client(edge)
+        defer { bird.disconnect() }
+        let orders = bird.subscribe("orders")
+        orders.bind(BirdProtocol.Event.subscriptionSucceeded) { _ in log.record("early") }
+        let transport = try await edge.transport(0)
+        transport.establish()
+        transport.serverSends(#"{"event":"bird_internal:subscription_succeeded","channel":"orders","data":"{}"}"#)
+        try await log.wait(prefix: "early")
+        try await settle(0.05)
+        orders.bind(BirdProtocol.Event.subscriptionSucceeded) { data in log.record("late \(describe(data))") }
+        try await log.wait(prefix: "late {}")
+        try await settle(0.05)
+        #expect(log.lines == ["early", "late {}"])
+        transport.serverCloses(4200)
+        let second = try await edge.transport(1)
+        second.establish("2.2")
+        second.serverSends(#"{"event":"bird_internal:subscription_succeeded","channel":"orders","data":"{}"}"#)
+        try await waitUntil(timeout: 20, "both again") { log.lines.count == 4 ? true : nil }
+        #expect(Set(log.lines.suffix(2)) == ["early", "late {}"])
+    }
+
     @Test("lifetime: a connected client lives without app references until disconnect(), then it is freed")
     func lifetime() async throws {
         let edge = FakeEdge()
