@@ -70,6 +70,8 @@ public final class BirdRealtime: @unchecked Sendable {
     var timers: [Timer: Task<Void, Never>] = [:]
     /// The ``signin()`` calls waiting, by id; each is resumed once, after being removed under the lock.
     var signinWaiters: [Int: CheckedContinuation<BirdSignin, any Error>] = [:]
+    /// Ids of ``signin()`` calls made but not registered in `signinWaiters` yet.
+    var unregisteredWaiters: Set<Int> = []
     /// Ids of ``signin()`` calls cancelled before they registered.
     var cancelledWaiters: Set<Int> = []
     var nextWaiterId = 0
@@ -207,19 +209,22 @@ public final class BirdRealtime: @unchecked Sendable {
     /// Cancelling the calling task makes this call throw `CancellationError`; the signin itself goes on.
     ///
     /// - Returns: the member, with its ``BirdSignin/memberId``.
-    /// - Throws: `CancellationError` when the task is cancelled, ``BirdRealtimeError`` when there is no member endpoint, the endpoint fails, or the connection is
-    ///   refused or disconnected before the signin completes (a bad signature is refused with 4009).
+    /// - Throws: `CancellationError` when the task is cancelled; ``BirdRealtimeError`` when there is no member
+    ///   endpoint, the endpoint fails, or the connection is refused or disconnected before the signin completes (a
+    ///   bad signature is refused with 4009).
     public func signin() async throws -> BirdSignin {
         guard options.memberAuthEndpoint != nil else {
             throw BirdRealtimeError(message: "signin() needs a memberAuthEndpoint")
         }
         let id = lock.withLock { () -> Int in
             nextWaiterId += 1
+            unregisteredWaiters.insert(nextWaiterId)
             return nextWaiterId
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let cancelled = lock.withLock { () -> Bool in
+                    unregisteredWaiters.remove(id)
                     if cancelledWaiters.remove(id) != nil { return true }
                     signinWaiters[id] = continuation
                     return false
@@ -232,11 +237,10 @@ public final class BirdRealtime: @unchecked Sendable {
             }
         } onCancel: {
             let waiter = lock.withLock { () -> CheckedContinuation<BirdSignin, any Error>? in
-                guard let waiter = signinWaiters.removeValue(forKey: id) else {
-                    cancelledWaiters.insert(id)
-                    return nil
-                }
-                return waiter
+                if let waiter = signinWaiters.removeValue(forKey: id) { return waiter }
+                // Not registered yet: the registration throws. Already resumed: nothing to do.
+                if unregisteredWaiters.contains(id) { cancelledWaiters.insert(id) }
+                return nil
             }
             waiter?.resume(throwing: CancellationError())
         }
