@@ -405,7 +405,13 @@ package struct BirdConnectionStateMachine: Sendable {
                 send(protocolEvent: "ping", data: .object([:])),
                 .startTimer(.pong, attempt: attempt, after: Self.pongTimeout),
             ]
-        case (.pong, .connected(let connection)) where connection.pinged:
+        case (.pong, .connected(var connection)):
+            guard connection.pinged else {
+                // Something arrived after the ping: watch for silence again.
+                connection.heard = false
+                state = .connected(connection)
+                return [.startTimer(.activity, attempt: attempt, after: connection.activityTimeout)]
+            }
             // Silent after a ping: the connection is gone. Replace it at once (as a 4201 would).
             resetChannels()
             return [.cancelTimers, .closeTransport(attempt: attempt, code: 4201)] + startAttempt()

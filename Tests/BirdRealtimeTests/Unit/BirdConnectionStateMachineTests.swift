@@ -338,6 +338,18 @@ final class LockedUnit: @unchecked Sendable {
 }
 
 extension BirdConnectionStateMachineTests {
+    @Test("a pong (any frame) after a ping re-arms the activity timer when the pong timer fires")
+    func pongRearms() {
+        var machine = connected()
+        _ = machine.timerFired(.activity, attempt: 1)
+        _ = machine.frameReceived(attempt: 1, text: #"{"event":"bird:pong","data":{}}"#)
+        #expect(machine.timerFired(.pong, attempt: 1) == [.startTimer(.activity, attempt: 1, after: .seconds(120))])
+        #expect(machine.connectionState == .connected)
+        // The next silent period pings again.
+        let ping = machine.timerFired(.activity, attempt: 1)
+        #expect(ping.contains(.startTimer(.pong, attempt: 1, after: .seconds(30))))
+    }
+
     @Test("a repeated connection_established on a connected connection is ignored")
     func repeatedHandshake() {
         var machine = connected()
