@@ -218,6 +218,27 @@ struct BirdRealtimeEndToEndTests {
         }
     }
 
+    @Test("a signin with a bad signature is refused by the edge with 4009: signin() throws it, the client stops")
+    func badSignin() async throws {
+        try await BirdServer.with { server in
+            var environment = Self.fast
+            environment.perform = { request in
+                let forged =
+                    #"{"auth":"\#(TestServer.channels.key):\#(String(repeating: "0", count: 64))","user_data":"{\"id\":\"eve\"}"}"#
+                return request.url?.path.hasSuffix("/member") == true
+                    ? (Data(forged.utf8), 200) : try await BirdRealtimeEnvironment.urlSession(request)
+            }
+            let log = Recorder()
+            let bird = Self.client(server.options(), environment)
+            defer { bird.disconnect() }
+            bird.record(into: log)
+            let error = await #expect(throws: BirdRealtimeError.self) { try await bird.signin() }
+            #expect(error?.code == 4009)
+            try await log.wait(prefix: "error 4009:")
+            #expect(bird.state == .failed)
+        }
+    }
+
     @Test("an unknown app key is refused with 4001: failed, reported, never retried")
     func unknownKey() async throws {
         try await BirdServer.with { server in
