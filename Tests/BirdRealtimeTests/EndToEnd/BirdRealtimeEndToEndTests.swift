@@ -400,25 +400,3 @@ struct BirdRealtimeEndToEndTests {
         await second.stop()
     }
 }
-
-/// Connection ids are Pusher socket ids.
-enum PusherSocketIdCheck {
-    static func isValid(_ id: String) -> Bool {
-        let parts = id.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
-    }
-}
-
-/// Polls `probe`, running `action` before each probe (every 100 ms), until `probe` returns a value.
-@discardableResult
-func waitUntil<T>(timeout: Double, _ what: String, _ probe: () -> T?, orEvery action: () async throws -> Void)
-    async throws -> T
-{
-    let deadline = Date().addingTimeInterval(max(timeout, 20))
-    while true {
-        try await action()
-        try await Task.sleep(for: .milliseconds(100))
-        if let value = probe() { return value }
-        guard Date() < deadline else { throw TestFailure("timed out waiting for \(what)") }
-    }
-}

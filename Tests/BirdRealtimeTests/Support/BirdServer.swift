@@ -115,31 +115,3 @@ struct BirdServer {
         return BirdAuthorization(auth: auth, memberData: memberData)
     }
 }
-
-extension BirdRealtime {
-    /// Records state changes, errors and signin errors as lines: `state a→b`, `error <code>: <message>`,
-    /// `signin-error …`.
-    func record(into recorder: Recorder) {
-        onConnectionStateChange { previous, current in recorder.record("state \(previous)→\(current)") }
-        onError { error in recorder.record("error \(error.code.map(String.init) ?? "nil"): \(error.message)") }
-        onSigninError { error in recorder.record("signin-error \(error.message)") }
-    }
-}
-
-extension BirdChannel {
-    /// Records each `event` as `<event> <data as JSON-ish text>`.
-    func record(_ events: [String], into recorder: Recorder) {
-        for event in events {
-            bind(event) { data in recorder.record("\(event) \(describe(data))") }
-        }
-    }
-}
-
-/// Foundation values as sorted, compact text for assertions.
-func describe(_ value: Any?) -> String {
-    guard let value else { return "nil" }
-    if let json = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed]) {
-        return String(decoding: json, as: UTF8.self)
-    }
-    return "\(value)"
-}
