@@ -28,7 +28,8 @@
                         Self.established("1.1"), RawWebSocketPeer.text("not json"), RawWebSocketPeer.text("{"),
                         RawWebSocketPeer.text(deep),
                         RawWebSocketPeer.text(#"{"event":"bird:error","data":{"code":"x"}}"#),
-                        RawWebSocketPeer.frame(opcode: 1, [0x7B, 0xC3, 0x28, 0x7D]),  // invalid UTF-8: fails the connection
+                        // Invalid UTF-8: fails the connection.
+                        RawWebSocketPeer.frame(opcode: 1, [0x7B, 0xC3, 0x28, 0x7D]),
                     ]
                 case 1:
                     // A frame header announcing 2^62 bytes.
