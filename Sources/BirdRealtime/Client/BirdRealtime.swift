@@ -56,7 +56,7 @@ public final class BirdRealtime: @unchecked Sendable {
     typealias Timer = BirdConnectionStateMachine.Timer
 
     /// The options the client was made with.
-    public let options: BirdRealtimeOptions
+    let options: BirdRealtimeOptions
     /// Events addressed to the signed-in member (see ``signin()``).
     public let member = BirdMember()
 
