@@ -1,5 +1,5 @@
 package import BmobRealtime
-import Foundation
+package import Foundation
 #if canImport(FoundationNetworking)
     package import FoundationNetworking
 #endif

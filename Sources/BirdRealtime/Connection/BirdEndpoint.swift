@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The WebSocket URL of a client: `wss://{host}[:port]/app/{appKey}?protocol=7&client=bird-swift&version=…&prefix=bird`.
 ///

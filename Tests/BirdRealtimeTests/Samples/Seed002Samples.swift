@@ -1,6 +1,12 @@
 // The code samples of seed 002 (the German BirdRealtime SDK documentation), each wrapped in a function and
 // otherwise exactly as written there. `Seed002SampleTests` runs them against the in-process server.
+//
+// The first sample's `import BirdRealtime` is the only module of ours the samples need; later ones build `URL`s, a
+// Foundation type, so this file imports Foundation as any app file that builds URLs does (as the SDK's other sample
+// files in Tests/EndToEndTests/Samples do). BirdRealtime does not re-export Foundation: a re-export puts all of
+// Foundation (and Glibc) into its symbol graph and documentation.
 import BirdRealtime
+import Foundation
 
 
 // "Client erstellen"
