@@ -57,6 +57,8 @@ var targets: [Target] = [
     // Files: BmobFile, the small-file upload and the resumable multipart uploader (S3's API, SigV4).
     .target(name: "BmobFile", dependencies: ["BmobCore", "BmobData", "BmobWire", "BmobCrypto"]),
     .target(name: "BmobCloud", dependencies: ["BmobCore", "BmobWire"]),
+    // Bird Realtime: the Pusher-protocol channels client (prefix `bird`), over BmobRealtime's WebSocket transports.
+    .target(name: "BirdRealtime", dependencies: ["BmobRealtime", "BmobWire"]),
     .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobCloud"]),
     // OnebaseClient: live queries, optimistic updates and the offline queue over the sync protocol (issue 21; values so far).
     .target(name: "OnebaseClient", dependencies: ["BmobWire"]),
@@ -93,6 +95,10 @@ var targets: [Target] = [
     .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto", "BmobServerCodecs"]),
     .testTarget(name: "BmobCoreTests", dependencies: ["BmobCore", "BmobWire", "BmobCrypto", "BmobTesting"]),
     .testTarget(name: "BmobRealtimeTests", dependencies: ["BmobRealtime", "BmobCore", "BmobWire", "BmobCrypto", "BmobTesting", "BmobIO"]),
+    .testTarget(
+        name: "BirdRealtimeTests",
+        dependencies: ["BirdRealtime", "BmobRealtime", "BmobWire", "BmobCrypto", "BmobTesting", "BmobServer"]
+    ),
     .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobCloud", "BmobTesting", "BmobWire", "BmobStore", "BmobServer", "bmob-upload-client"]),
     .testTarget(name: "OnebaseClientTests", dependencies: ["OnebaseClient", "BmobWire"]),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
@@ -127,6 +133,7 @@ let package = Package(
         .library(name: "BmobData", targets: ["BmobData"]),
         .library(name: "BmobUser", targets: ["BmobUser"]),
         .library(name: "BmobRealtime", targets: ["BmobRealtime"]),
+        .library(name: "BirdRealtime", targets: ["BirdRealtime"]),
         .library(name: "BmobFile", targets: ["BmobFile"]),
         .library(name: "BmobCloud", targets: ["BmobCloud"]),
         .executable(name: "bmob", targets: ["bmob"]),
