@@ -125,9 +125,11 @@ package final class WebSocketConnection: ChannelHandler, ConnectionTimerOwner {
         handler?.webSocketClosed(self, code: machine.receivedCloseCode)
     }
 
-    /// Server shutdown: close with 1001.
+    /// Server shutdown: close with the handler's code, 1001 by default.
     func beginShutdown() {
-        close(code: .goingAway, reason: "server shutting down")
+        guard isOpen else { return }
+        let last = handler?.webSocketShuttingDown(self)
+        close(code: last?.code ?? .goingAway, reason: last?.reason ?? "server shutting down")
     }
 
     // MARK: - Driving the machine

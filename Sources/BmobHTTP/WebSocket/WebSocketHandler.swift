@@ -18,11 +18,21 @@ package protocol WebSocketHandler: AnyObject {
     ///
     /// - Returns: the close code and reason to send, or `nil` to drop the connection without a close frame.
     func webSocketUnresponsive(_ socket: WebSocketConnection) -> (code: WebSocketCloseCode, reason: String)?
+    /// The server is shutting down gracefully and is about to start the closing handshake. The handler may send a
+    /// last message and choose the close code (by default 1001, going away).
+    ///
+    /// - Returns: the close code and reason to send, or `nil` for 1001.
+    func webSocketShuttingDown(_ socket: WebSocketConnection) -> (code: WebSocketCloseCode, reason: String)?
 }
 
 extension WebSocketHandler {
     /// Drops an unresponsive connection without a close frame.
     package func webSocketUnresponsive(_ socket: WebSocketConnection) -> (code: WebSocketCloseCode, reason: String)? {
+        nil
+    }
+
+    /// Closes with 1001 at shutdown.
+    package func webSocketShuttingDown(_ socket: WebSocketConnection) -> (code: WebSocketCloseCode, reason: String)? {
         nil
     }
 }
