@@ -28,6 +28,8 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
     private var userId: String?
     /// The presence user id of each presence channel joined.
     private var presenceUserIds: [String: String] = [:]
+    /// Presence channels whose join the cluster has not answered yet.
+    private var joining: Set<String> = []
     /// Client events in the current second, and when it began (the loop's clock, nanoseconds).
     private var clientEventCount = 0
     private var clientEventWindow: UInt64 = 0
@@ -123,47 +125,57 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
                 }
             }
         }
-        if channel.kind == .presence, let channelData {
-            let member = try PusherChannelData(parsing: channelData)
-            let (members, isNew) = try gateway.table.join(id, socket: socketId, userId: member.userId, userInfo: member.userInfo)
-            presenceUserIds[channel.rawValue] = member.userId
-            attach(channel, id)
-            if isNew {
-                gateway.publishInternal(applicationId: applicationId, channel: channel, excluding: socketId) { messages in
-                    messages.memberAdded(channel: channel, userId: member.userId, userInfo: member.userInfo)
-                }
-                gateway.notify(applicationId, ["name": "member_added", "channel": .string(channel.rawValue), "user_id": .string(member.userId)])
-            }
-            send(messages.subscriptionSucceeded(channel: channel, members: members))
-        } else {
-            attach(channel, id)
-            send(messages.subscriptionSucceeded(channel: channel))
-        }
-    }
-
-    private func attach(_ channel: PusherChannelName, _ id: PusherChannelTable.ChannelID) {
+        let member = try channel.kind == .presence ? channelData.map(PusherChannelData.init(parsing:)) : nil
         guard let socket else { return }
         channels[channel.rawValue] = channel
-        if gateway.table.subscribed(id) {
-            gateway.notify(applicationId, ["name": "channel_occupied", "channel": .string(channel.rawValue)])
+        if let member {
+            presenceUserIds[channel.rawValue] = member.userId
+            joining.insert(channel.rawValue)
+            // On one node this completes at once; on several, once the cluster recorded the member (the members
+            // listed in `subscription_succeeded` are the cluster's).
+            let session = LoopBound(self, loop: socket.loop)
+            gateway.bus.join(id, socket: socketId, member: member, on: socket.loop) { result in
+                session.value.joined(channel, as: member, result)
+            }
+        } else {
+            gateway.hub.subscribe(self, to: gateway.key(applicationId, channel, prefix), on: socket.loop)
+            send(messages.subscriptionSucceeded(channel: channel))
+            let gateway = gateway, applicationId = applicationId
+            gateway.bus.join(id, socket: socketId, member: nil, on: socket.loop) { result in
+                guard case .success(let outcome) = result else { return }
+                gateway.announce(outcome, applicationId: applicationId, channel: channel, member: nil, excluding: nil)
+            }
         }
-        gateway.hub.subscribe(self, to: gateway.key(applicationId, channel, prefix), on: socket.loop)
     }
 
-    /// Leaves `channel` (already taken out of ``channels``): the hub, the counts and, on presence, the members.
+    /// A presence join's outcome: announced whatever became of the connection meanwhile (the cluster has the
+    /// member until the leave queued behind the join), answered when the connection still wants the channel.
+    private func joined(_ channel: PusherChannelName, as member: PusherChannelData, _ result: Result<PusherJoinOutcome, PusherProtocolError>) {
+        let wanted = joining.remove(channel.rawValue) != nil
+        switch result {
+        case .success(let outcome):
+            gateway.announce(outcome, applicationId: applicationId, channel: channel, member: member, excluding: socketId)
+            guard wanted, let socket else { return }
+            gateway.hub.subscribe(self, to: gateway.key(applicationId, channel, prefix), on: socket.loop)
+            let members = outcome.members ?? PusherPresenceMembers()
+            send(messages.subscriptionSucceeded(channel: channel, members: members))
+        case .failure(let error):
+            guard wanted else { return }
+            channels[channel.rawValue] = nil
+            presenceUserIds[channel.rawValue] = nil
+            if error.closesConnection { fail(error) } else { send(messages.error(error)) }
+        }
+    }
+
+    /// Leaves `channel` (already taken out of ``channels``): the hub, and the bus's counts and members.
     private func leave(_ channel: PusherChannelName) {
         if let loop = socket?.loop { gateway.hub.unsubscribe(self, from: gateway.key(applicationId, channel, prefix), on: loop) }
+        joining.remove(channel.rawValue)
         let id = PusherChannelTable.ChannelID(applicationId: applicationId, channel: channel.rawValue)
-        if channel.kind == .presence, presenceUserIds.removeValue(forKey: channel.rawValue) != nil,
-            let gone = gateway.table.leave(id, socket: socketId)
-        {
-            gateway.publishInternal(applicationId: applicationId, channel: channel, excluding: socketId) { messages in
-                messages.memberRemoved(channel: channel, userId: gone)
-            }
-            gateway.notify(applicationId, ["name": "member_removed", "channel": .string(channel.rawValue), "user_id": .string(gone)])
-        }
-        if gateway.table.unsubscribed(id) {
-            gateway.notify(applicationId, ["name": "channel_vacated", "channel": .string(channel.rawValue)])
+        let presence = channel.kind == .presence && presenceUserIds.removeValue(forKey: channel.rawValue) != nil
+        let gateway = gateway, socketId = socketId
+        gateway.bus.leave(id, socket: socketId, presence: presence) { outcome in
+            gateway.announce(outcome, excluding: socketId)
         }
     }
 
@@ -184,7 +196,7 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
         guard gateway.credentials(of: applicationId)?.clientEvents == true else {
             throw PusherProtocolError(.unknownEvent, "client events are not enabled for this app", code: .clientEventRejected)
         }
-        guard channel.allowsClientEvents, channels[channel.rawValue] != nil else {
+        guard channel.allowsClientEvents, channels[channel.rawValue] != nil, !joining.contains(channel.rawValue) else {
             throw PusherProtocolError(.unsupportedChannel, "client events go only to private and presence channels the connection is subscribed to")
         }
         guard let loop = socket?.loop else { return }
@@ -199,9 +211,7 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
                 closesConnection: true)
         }
         let sender = presenceUserIds[channel.rawValue]
-        gateway.publishInternal(applicationId: applicationId, channel: channel, excluding: socketId) { messages in
-            messages.clientEvent(name, channel: channel, data: data, senderUserId: sender)
-        }
+        gateway.publish(applicationId, [.clientEvent(channel: channel, name: name, data: data, senderUserId: sender, excluded: socketId)])
         var event: [String: JSONValue] = [
             "name": "client_event", "channel": .string(channel.rawValue), "event": .string(name),
             "data": .string(data.map { $0.stringValue ?? $0.jsonString } ?? ""), "socket_id": .string(socketId.description),

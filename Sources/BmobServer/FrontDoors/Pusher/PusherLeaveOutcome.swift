@@ -1,0 +1,12 @@
+/// What a connection's leaving a channel changed, for this node alone or for the whole cluster
+/// (``PusherChannelBus``).
+struct PusherLeaveOutcome: Sendable {
+    /// The app.
+    var applicationId: String
+    /// The channel's name.
+    var channel: String
+    /// That was the channel's last connection (`channel_vacated`).
+    var vacated: Bool
+    /// On a presence channel: the user whose last connection left (`member_removed`).
+    var goneUserId: String?
+}

@@ -1,0 +1,276 @@
+import BmobIO
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A server node's part in the channels of a cluster on PostgreSQL (``PostgresChannelTables``): it records this
+/// node's connections on channels so that counts, presence members and occupancy are the whole cluster's, writes
+/// messages for other nodes' sockets to the log, reads theirs, beats, and removes dead nodes' connections.
+///
+/// Two threads, each with its own connection:
+/// - the **worker** runs joins, leaves, appends and the HTTP API's reads one at a time, in the order they were
+///   asked for (a connection's leave never overtakes its join);
+/// - the **reader** `LISTEN`s on `bmob_channels` and, on a notification or every poll interval, reads the log
+///   after the last `seq` it saw and hands other nodes' messages to ``Handlers/deliver``; every third of the node
+///   timeout it beats, removes the connections of nodes whose heartbeat is older than the timeout (under the
+///   lock, so only one survivor does it and announces who left) and prunes old messages.
+///
+/// Notifications only wake the reader: the log is the truth, so a lost notification costs at most one poll.
+package final class PostgresChannelCluster: @unchecked Sendable {
+    // Invariant: `workerConnection` is only touched on the worker thread, `readerConnection` and `lastSeq` only on
+    // the reader thread (each connection checks it too); `stopping` is atomic; `handlers` is a mutex.
+    package let configuration: Configuration
+    private let worker: ThreadPool
+    private let reader: ThreadPool
+    private var workerConnection: PostgresConnection?
+    private var readerConnection: PostgresConnection?
+    private var lastSeq: Int64 = 0
+    private let stopping = Atomic<Bool>(false)
+    private let stopped = Atomic<Bool>(false)
+    private let handlers = Mutex<Handlers?>(nil)
+
+    /// A node's part; nothing runs until ``start(_:)``.
+    package init(_ configuration: Configuration) {
+        self.configuration = configuration
+        worker = ThreadPool(threadCount: 1, name: "bmob-ch-w")
+        reader = ThreadPool(threadCount: 1, name: "bmob-ch-r")
+    }
+
+    /// Makes the tables if needed, records this node's first heartbeat and starts reading the log from its head.
+    ///
+    /// - Throws: ``StoreError`` (``StoreError/Code/unavailable`` when the database cannot be reached).
+    package func start(_ handlers: Handlers) async throws {
+        self.handlers.withLock { $0 = handlers }
+        try await worker.run { [self] _ in
+            let connection = try workerConnected()
+            try PostgresChannelTables.create(connection)
+            _ = try PostgresChannelTables.beat(connection, node: configuration.node)
+        }
+        reader.submit { [self] _ in read() }
+    }
+
+    /// Stops reading, lets queued work finish, then removes this node's connections (announcing the members who
+    /// left with them, through ``Handlers/reaped``) and its heartbeat. Safe to call more than once.
+    package func stop() async {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
+        stopping.store(true, ordering: .relaxed)
+        await Self.offThePool { [reader] in reader.shutdown() }
+        if handlers.withLock({ $0 != nil }) { await removeOwnConnections() }
+        await Self.offThePool { [worker] in worker.shutdown() }
+    }
+
+    /// Runs blocking `body` (joining a thread) on a thread of its own, not the calling task's.
+    private static func offThePool(_ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.spawn(name: "bmob-ch-stop") {
+                body()
+                continuation.resume()
+            }.detach()
+        }
+    }
+
+    /// Removes this node's connections and heartbeat, announcing the members who left with them.
+    private func removeOwnConnections() async {
+        _ = try? await worker.run { [self] _ in
+            defer {
+                workerConnection?.close()
+                workerConnection = nil
+            }
+            let connection = try workerConnected()
+            let leaves = try PostgresChannelTables.reap(
+                connection, node: configuration.node, gone: configuration.node, staleAfter: nil,
+                memberRemoved: currentHandlers.memberRemoved)
+            if !leaves.isEmpty { currentHandlers.reaped(leaves) }
+        }
+    }
+
+    // MARK: - Worker
+
+    /// Records `subscription` and calls `completion` (on the worker thread) with what it changed.
+    package func join(_ subscription: ChannelClusterSubscription, completion: @escaping @Sendable (Result<ChannelClusterJoin, StoreError>) -> Void) {
+        onWorker(completion) { [self] connection in
+            try PostgresChannelTables.join(
+                connection, node: configuration.node, subscription, maximumMembers: configuration.maximumMembers,
+                memberAdded: { currentHandlers.memberAdded(subscription.applicationId, subscription.channel, $0) })
+        }
+    }
+
+    /// Removes `subscription` and calls `completion` (on the worker thread) with what it changed. A leave that
+    /// fails is tried again (three times, a poll interval apart); this node's stop or death removes what is left.
+    package func leave(_ subscription: ChannelClusterSubscription, completion: @escaping @Sendable (Result<ChannelClusterLeave, StoreError>) -> Void) {
+        onWorker(completion, attempts: 3) { [self] connection in
+            try PostgresChannelTables.leave(
+                connection, node: configuration.node, subscription, memberRemoved: currentHandlers.memberRemoved)
+        }
+    }
+
+    /// Appends messages for the other nodes' sockets.
+    ///
+    /// - Throws: ``StoreError``.
+    package func append(_ messages: [(applicationId: String, body: String)]) async throws {
+        try await worker.run { [self] _ in
+            try withWorkerConnection { connection in
+                try PostgresChannelTables.locked(connection) {
+                    try PostgresChannelTables.append(connection, node: configuration.node, messages)
+                }
+            }
+        }
+    }
+
+    /// Appends messages without waiting; a failure is reported to `failed` (on the worker thread).
+    package func post(_ messages: [(applicationId: String, body: String)], failed: @escaping @Sendable (StoreError) -> Void) {
+        onWorker({ if case .failure(let error) = $0 { failed(error) } }) { [self] connection in
+            try PostgresChannelTables.locked(connection) {
+                try PostgresChannelTables.append(connection, node: configuration.node, messages)
+            }
+        }
+    }
+
+    /// A presence channel's members on every node.
+    package func members(applicationId: String, channel: String) async throws -> [ChannelClusterMember] {
+        try await worker.run { [self] _ in
+            try withWorkerConnection { try PostgresChannelTables.presence($0, applicationId, channel) }
+        }
+    }
+
+    /// A channel's connections on every node.
+    package func subscriptionCount(applicationId: String, channel: String) async throws -> Int {
+        try await worker.run { [self] _ in
+            try withWorkerConnection { try PostgresChannelTables.subscriptionCount($0, applicationId, channel) }
+        }
+    }
+
+    /// An app's occupied channels on every node.
+    package func occupiedChannels(of applicationId: String) async throws -> [ChannelClusterChannel] {
+        try await worker.run { [self] _ in
+            try withWorkerConnection { try PostgresChannelTables.occupied($0, applicationId) }
+        }
+    }
+
+    private var currentHandlers: Handlers {
+        guard let handlers = handlers.withLock({ $0 }) else { preconditionFailure("the channel cluster was not started") }
+        return handlers
+    }
+
+    private func onWorker<T: Sendable>(
+        _ completion: @escaping @Sendable (Result<T, StoreError>) -> Void, attempts: Int = 1,
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) {
+        worker.submit { [self] _ in
+            var failure = StoreError(.unavailable, "the channel state was not reached")
+            for attempt in 0..<attempts {
+                if attempt > 0 { usleep(useconds_t(configuration.pollMilliseconds) * 1000) }
+                do {
+                    return completion(.success(try withWorkerConnection(body)))
+                } catch let error as StoreError {
+                    failure = error
+                } catch {
+                    failure = StoreError(.internal, "the channel state failed", underlying: error)
+                }
+            }
+            completion(.failure(failure))
+        }
+    }
+
+    private func withWorkerConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let connection = try workerConnected()
+        do {
+            return try body(connection)
+        } catch {
+            if connection.isBroken {
+                connection.close()
+                workerConnection = nil
+            }
+            throw error
+        }
+    }
+
+    private func workerConnected() throws(StoreError) -> PostgresConnection {
+        if let workerConnection, !workerConnection.isBroken { return workerConnection }
+        workerConnection?.close()
+        let opened = try PostgresConnection(url: configuration.url, applicationName: "bmob-channels")
+        workerConnection = opened
+        return opened
+    }
+
+    // MARK: - Reader
+
+    private func read() {
+        var nextBeat: UInt64 = 0
+        var started = false
+        let beatNanoseconds = UInt64(max(0.05, configuration.nodeTimeoutSeconds / 3) * 1_000_000_000)
+        while !stopping.load(ordering: .relaxed) {
+            do {
+                let connection = try readerConnected()
+                if !started {
+                    lastSeq = try PostgresChannelTables.head(connection)
+                    started = true
+                }
+                let now = Self.monotonicNanoseconds()
+                if now >= nextBeat {
+                    nextBeat = now + beatNanoseconds
+                    try beat(connection)
+                }
+                try follow(connection)
+                var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
+                let untilBeat = Int32(clamping: (nextBeat &- min(nextBeat, Self.monotonicNanoseconds())) / 1_000_000)
+                _ = poll(&descriptor, 1, max(1, min(Int32(max(10, configuration.pollMilliseconds)), untilBeat)))
+                _ = try connection.notifications()
+            } catch {
+                readerConnection?.close()
+                readerConnection = nil
+                usleep(useconds_t(max(10, configuration.pollMilliseconds)) * 1000)
+            }
+        }
+        readerConnection?.close()
+        readerConnection = nil
+    }
+
+    private func readerConnected() throws(StoreError) -> PostgresConnection {
+        if let readerConnection, !readerConnection.isBroken { return readerConnection }
+        readerConnection?.close()
+        let opened = try PostgresConnection(url: configuration.listenURL ?? configuration.url, applicationName: "bmob-channels-listener")
+        try opened.execute("LISTEN \(PostgresChannelTables.notifyChannel)")
+        readerConnection = opened
+        return opened
+    }
+
+    /// Hands the messages after ``lastSeq`` that other nodes wrote to the server.
+    private func follow(_ connection: PostgresConnection) throws {
+        while true {
+            let batch = try PostgresChannelTables.messages(
+                connection, after: lastSeq, limit: 500, maximumBytes: configuration.maximumMessageBytes)
+            guard let last = batch.last else { return }
+            lastSeq = last.seq
+            let foreign = batch.filter { $0.node != configuration.node && !$0.body.isEmpty }
+            if !foreign.isEmpty { currentHandlers.deliver(foreign) }
+            if batch.count < 500 { return }
+        }
+    }
+
+    /// Beats, removes dead nodes' connections and prunes the log.
+    private func beat(_ connection: PostgresConnection) throws {
+        if try PostgresChannelTables.beat(connection, node: configuration.node) {
+            currentHandlers.revived()
+        }
+        for dead in try PostgresChannelTables.staleNodes(
+            connection, except: configuration.node, timeout: configuration.nodeTimeoutSeconds)
+        {
+            let leaves = try PostgresChannelTables.reap(
+                connection, node: configuration.node, gone: dead, staleAfter: configuration.nodeTimeoutSeconds,
+                memberRemoved: currentHandlers.memberRemoved)
+            if !leaves.isEmpty { currentHandlers.reaped(leaves) }
+        }
+        try PostgresChannelTables.prune(connection, olderThan: configuration.logRetentionSeconds)
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+}
