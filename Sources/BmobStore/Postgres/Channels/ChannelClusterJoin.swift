@@ -8,6 +8,8 @@ package struct ChannelClusterJoin: Sendable {
     package var members: [ChannelClusterMember]
     /// Whether the presence channel already has its most members and the user is not one: nothing was recorded.
     package var full: Bool
+    /// The log's last `seq` as of the join: ``members`` is the state after every message up to it.
+    package var logPosition: Int64 = 0
 
     package init(occupied: Bool, newMember: Bool, members: [ChannelClusterMember], full: Bool) {
         self.occupied = occupied

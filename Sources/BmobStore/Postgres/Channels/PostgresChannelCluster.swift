@@ -22,7 +22,8 @@ import Synchronization
 /// Notifications only wake the reader: the log is the truth, so a lost notification costs at most one poll.
 package final class PostgresChannelCluster: @unchecked Sendable {
     // Invariant: `workerConnection` is only touched on the worker thread, `readerConnection` and `lastSeq` only on
-    // the reader thread (each connection checks it too); `stopping` is atomic; `handlers` is a mutex.
+    // the reader thread (each connection checks it too); `stopping` is atomic; `handlers` is a mutex, and so is
+    // `waiting`, which also guards every change of `delivered` (read under it to decide whether to wait).
     package let configuration: Configuration
     private let worker: ThreadPool
     private let reader: ThreadPool
@@ -32,6 +33,10 @@ package final class PostgresChannelCluster: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
     private let handlers = Mutex<Handlers?>(nil)
+    /// The last `seq` the reader has handed over (delivered, or skipped as this node's own).
+    private let delivered = Atomic<Int64>(0)
+    /// Completions that wait for the reader to reach a `seq`.
+    private let waiting = Mutex<[(seq: Int64, run: @Sendable () -> Void)]>([])
 
     /// A node's part; nothing runs until ``start(_:)``.
     package init(_ configuration: Configuration) {
@@ -45,12 +50,15 @@ package final class PostgresChannelCluster: @unchecked Sendable {
     /// - Throws: ``StoreError`` (``StoreError/Code/unavailable`` when the database cannot be reached).
     package func start(_ handlers: Handlers) async throws {
         self.handlers.withLock { $0 = handlers }
-        try await worker.run { [self] _ in
+        // The reader starts from the head as of now, not as of its first read: a message written once this
+        // returns is always delivered.
+        let head = try await worker.run { [self] _ in
             let connection = try workerConnected()
             try PostgresChannelTables.create(connection)
             _ = try PostgresChannelTables.beat(connection, node: configuration.node)
+            return try PostgresChannelTables.head(connection)
         }
-        reader.submit { [self] _ in read() }
+        reader.submit { [self] _ in read(from: head) }
     }
 
     /// Stops reading, lets queued work finish, then removes this node's connections (announcing the members who
@@ -59,6 +67,7 @@ package final class PostgresChannelCluster: @unchecked Sendable {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         stopping.store(true, ordering: .relaxed)
         await Self.offThePool { [reader] in reader.shutdown() }
+        for waiter in waiting.withLock({ waiting in defer { waiting = [] }; return waiting }) { waiter.run() }
         if handlers.withLock({ $0 != nil }) { await removeOwnConnections() }
         await Self.offThePool { [worker] in worker.shutdown() }
     }
@@ -90,9 +99,21 @@ package final class PostgresChannelCluster: @unchecked Sendable {
 
     // MARK: - Worker
 
-    /// Records `subscription` and calls `completion` (on the worker thread) with what it changed.
+    /// Records `subscription` and calls `completion` with what it changed, once this node's reader has handed over
+    /// every message up to the join (on the worker's or the reader's thread): whatever the server does next (say,
+    /// listen to the channel) comes after the messages the members it was given already include, and before
+    /// every later one.
     package func join(_ subscription: ChannelClusterSubscription, completion: @escaping @Sendable (Result<ChannelClusterJoin, StoreError>) -> Void) {
-        onWorker(completion) { [self] connection in
+        let afterReading: @Sendable (Result<ChannelClusterJoin, StoreError>) -> Void = { [self] result in
+            guard case .success(let joined) = result else { return completion(result) }
+            let now: Bool = waiting.withLock { waiting in
+                guard delivered.load(ordering: .relaxed) < joined.logPosition, !stopping.load(ordering: .relaxed) else { return true }
+                waiting.append((joined.logPosition, { completion(result) }))
+                return false
+            }
+            if now { completion(result) }
+        }
+        onWorker(afterReading) { [self] connection in
             try PostgresChannelTables.join(
                 connection, node: configuration.node, subscription, maximumMembers: configuration.maximumMembers,
                 memberAdded: { currentHandlers.memberAdded(subscription.applicationId, subscription.channel, $0) })
@@ -199,17 +220,14 @@ package final class PostgresChannelCluster: @unchecked Sendable {
 
     // MARK: - Reader
 
-    private func read() {
+    private func read(from head: Int64) {
+        lastSeq = head
+        handedOver(head)
         var nextBeat: UInt64 = 0
-        var started = false
         let beatNanoseconds = UInt64(max(0.05, configuration.nodeTimeoutSeconds / 3) * 1_000_000_000)
         while !stopping.load(ordering: .relaxed) {
             do {
                 let connection = try readerConnected()
-                if !started {
-                    lastSeq = try PostgresChannelTables.head(connection)
-                    started = true
-                }
                 let now = Self.monotonicNanoseconds()
                 if now >= nextBeat {
                     nextBeat = now + beatNanoseconds
@@ -246,10 +264,23 @@ package final class PostgresChannelCluster: @unchecked Sendable {
                 connection, after: lastSeq, limit: 500, maximumBytes: configuration.maximumMessageBytes)
             guard let last = batch.last else { return }
             lastSeq = last.seq
-            let foreign = batch.filter { $0.node != configuration.node && !$0.body.isEmpty }
-            if !foreign.isEmpty { currentHandlers.deliver(foreign) }
+            for message in batch {
+                if message.node != configuration.node, !message.body.isEmpty { currentHandlers.deliver([message]) }
+                handedOver(message.seq)
+            }
             if batch.count < 500 { return }
         }
+    }
+
+    /// Records that the reader handed over the messages up to `seq`, and runs the completions that waited for it.
+    private func handedOver(_ seq: Int64) {
+        let ready: [(seq: Int64, run: @Sendable () -> Void)] = waiting.withLock { waiting in
+            delivered.store(seq, ordering: .relaxed)
+            guard waiting.contains(where: { $0.seq <= seq }) else { return [] }
+            defer { waiting.removeAll { $0.seq <= seq } }
+            return waiting.filter { $0.seq <= seq }
+        }
+        for waiter in ready { waiter.run() }
     }
 
     /// Beats, removes dead nodes' connections and prunes the log.

@@ -99,7 +99,9 @@ enum PostgresChannelTables {
             if newMember, let member = subscription.member {
                 try append(connection, node: node, [(subscription.applicationId, memberAdded(member))])
             }
-            return ChannelClusterJoin(occupied: occupied, newMember: newMember, members: current, full: false)
+            var joined = ChannelClusterJoin(occupied: occupied, newMember: newMember, members: current, full: false)
+            joined.logPosition = try head(connection)
+            return joined
         }
     }
 
