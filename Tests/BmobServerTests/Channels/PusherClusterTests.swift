@@ -220,50 +220,99 @@ struct PusherClusterTests {
         await receiver.stop()
     }
 
-    @Test("a node killed with SIGKILL: its members leave every other node's presence within the node timeout")
+    @Test("a node killed with SIGKILL: its members leave the others' presence within the node timeout, announced once")
     func deadNodesMembersLeave() async throws {
-        try await withNodes(1, nodeTimeoutSeconds: 2) { nodes, url in
-            let folder = nodes[0].dataDirectory
-            let process = try await withoutBlockingThePool {
-                try CLITests.serve(
-                    [
-                        "--port", "0", "--data", folder.path, "--database", url, "--log-level", "error",
-                        "--channel-node-timeout-seconds", "2", "--header-timeout", "60",
-                    ],
-                    error: .inherit)
-            }
-            defer { process.process.send(SIGKILL) }
-            guard let line = process.output.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
-                let port = line.split(separator: ":").last.flatMap({ Int($0) })
-            else { throw TestFailure("bmob serve did not start: \(process.output)") }
-            let output = process.process
-            BmobIO.Thread.spawn(name: "node-output") {
-                while !ChildProcess.read(output.output!).isEmpty {}
-            }.detach()
+        let receiver = try await withoutBlockingThePool { try PusherWebhookTests.Receiver() }
+        var channels = TestServer.channels
+        channels.webhookURL = "http://127.0.0.1:\(receiver.port)/"
+        do {
+            // Two survivors, so that both may notice the dead node: only one removes it and announces.
+            try await withNodes(2, channels: channels, nodeTimeoutSeconds: 2) { nodes, url in
+                let folder = nodes[0].dataDirectory
+                let process = try await withoutBlockingThePool {
+                    try CLITests.serve(
+                        [
+                            "--port", "0", "--data", folder.path, "--database", url, "--log-level", "error",
+                            "--channel-node-timeout-seconds", "2", "--header-timeout", "60",
+                        ],
+                        error: .inherit)
+                }
+                defer { process.process.send(SIGKILL) }
+                guard let line = process.output.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
+                    let port = line.split(separator: ":").last.flatMap({ Int($0) })
+                else { throw TestFailure("bmob serve did not start: \(process.output)") }
+                let output = process.process
+                BmobIO.Thread.spawn(name: "node-output") {
+                    while !ChildProcess.read(output.output!).isEmpty {}
+                }.detach()
 
+                let ada = try await PusherTestClient.connect(nodes[0])
+                _ = try await ada.subscribe("presence-room", channelData: #"{"user_id":"ada"}"#)
+                let cleo = try await PusherTestClient.connect(nodes[1])
+                _ = try await cleo.subscribe("presence-room", channelData: #"{"user_id":"cleo"}"#)
+                #expect(try data(try await ada.nextEvent())["user_id"] == "cleo")
+                let bob = try await PusherTestClient.connect(port: port)
+                let bobJoined = try await bob.subscribe("presence-room", channelData: #"{"user_id":"bob"}"#)
+                #expect(try data(bobJoined)["presence"]?["count"] == 3, "\(bobJoined)")
+                #expect(try data(try await ada.nextEvent())["user_id"] == "bob")
+                #expect(try data(try await cleo.nextEvent())["user_id"] == "bob")
+                let lobby = try await PusherTestClient.connect(port: port)
+                _ = try await lobby.subscribe("lobby")
+                let api = PusherAPIClient(server: nodes[0])
+                _ = try await eventually {
+                    try await api.call("GET", "/apps/\(api.appId)/channels").json?["channels"]?["lobby"] != nil
+                }
+
+                let killed = ContinuousClock.now
+                process.process.send(SIGKILL)
+                _ = await process.process.waitForExit()
+                for survivor in [ada, cleo] {
+                    let removed = try await survivor.nextEvent()
+                    #expect(removed["event"] == "pusher_internal:member_removed", "\(removed)")
+                    #expect(try data(removed) == ["user_id": "bob"])
+                }
+                // The timeout (2 s) plus a beat (2/3 s) and the log's wake-up; far less than the client's own timeouts.
+                #expect(ContinuousClock.now - killed < .seconds(10))
+                for node in nodes {
+                    let api = PusherAPIClient(server: node)
+                    let info = try await api.call(
+                        "GET", "/apps/\(api.appId)/channels/presence-room", query: [("info", "user_count,subscription_count")])
+                    #expect(info.json == ["occupied": true, "user_count": 2, "subscription_count": 2], "\(info.text)")
+                    let list = try await api.call("GET", "/apps/\(api.appId)/channels")
+                    #expect(list.json == ["channels": ["presence-room": [:]]], "the dead node's lobby is vacated: \(list.text)")
+                }
+                func departures() async throws -> [String] {
+                    try await receiver.events().map(\.event).filter { $0["name"] == "member_removed" || $0["name"] == "channel_vacated" }
+                        .map { "\($0["name"]?.stringValue ?? "") \($0["channel"]?.stringValue ?? "") \($0["user_id"]?.stringValue ?? "")" }
+                }
+                _ = try await eventually { try await departures().count >= 2 }
+                try await Task.sleep(for: .milliseconds(1500))  // two more beats of each survivor
+                #expect(try await departures().sorted() == ["channel_vacated lobby ", "member_removed presence-room bob"])
+            }
+        } catch {
+            await receiver.stop()
+            throw error
+        }
+        await receiver.stop()
+    }
+
+    @Test("a node that stops cleanly takes its members with it at once, not after the timeout")
+    func cleanShutdownLeaves() async throws {
+        try await withNodes(2) { nodes, _ in
             let ada = try await PusherTestClient.connect(nodes[0])
             _ = try await ada.subscribe("presence-room", channelData: #"{"user_id":"ada"}"#)
-            let bob = try await PusherTestClient.connect(port: port)
-            let bobJoined = try await bob.subscribe("presence-room", channelData: #"{"user_id":"bob"}"#)
-            #expect(try data(bobJoined)["presence"]?["count"] == 2, "\(bobJoined)")
+            let bob = try await PusherTestClient.connect(nodes[1])
+            _ = try await bob.subscribe("presence-room", channelData: #"{"user_id":"bob"}"#)
             #expect(try data(try await ada.nextEvent())["user_id"] == "bob")
-            let lobby = try await PusherTestClient.connect(port: port)
-            _ = try await lobby.subscribe("lobby")
-
-            let killed = ContinuousClock.now
-            process.process.send(SIGKILL)
-            _ = await process.process.waitForExit()
+            let stopping = ContinuousClock.now
+            await nodes[1].stop()
             let removed = try await ada.nextEvent()
-            #expect(removed["event"] == "pusher_internal:member_removed", "\(removed)")
+            #expect(removed["event"] == "pusher_internal:member_removed")
             #expect(try data(removed) == ["user_id": "bob"])
-            // The timeout (2 s) plus a beat (2/3 s) and the log's wake-up; far less than the client's own timeouts.
-            #expect(ContinuousClock.now - killed < .seconds(10))
+            #expect(ContinuousClock.now - stopping < .seconds(15), "well within the 30-second node timeout")
             let api = PusherAPIClient(server: nodes[0])
-            let info = try await api.call(
-                "GET", "/apps/\(api.appId)/channels/presence-room", query: [("info", "user_count,subscription_count")])
-            #expect(info.json == ["occupied": true, "user_count": 1, "subscription_count": 1], "\(info.text)")
-            let list = try await api.call("GET", "/apps/\(api.appId)/channels")
-            #expect(list.json == ["channels": ["presence-room": [:]]], "the dead node's lobby is vacated: \(list.text)")
+            let info = try await api.call("GET", "/apps/\(api.appId)/channels/presence-room", query: [("info", "user_count")])
+            #expect(info.json == ["occupied": true, "user_count": 1], "\(info.text)")
         }
     }
 
@@ -274,21 +323,24 @@ struct PusherClusterTests {
             _ = try await listener.subscribe("news")
             // Another writer of the log, as a compromised or buggy node would be.
             let intruder = PostgresChannelCluster(.init(url: url, node: "intruder"))
-            let valid = #"{"k":"event","c":"news","n":"headline","d":"forged for another app"}"#
+            let valid = #"{"k":"event","c":["news"],"n":"headline","d":"forged for another app"}"#
             do {
                 try await intruder.append([
                     (TestServer.applicationId, "not json"),
                     (TestServer.applicationId, "[1,2,3]"),
-                    (TestServer.applicationId, #"{"k":"event","c":"news"}"#),
+                    (TestServer.applicationId, #"{"k":"event","c":["news"]}"#),
+                    (TestServer.applicationId, #"{"k":"event","c":"news","n":"x","d":"a channel, not a list"}"#),
+                    (TestServer.applicationId, #"{"k":"event","c":[],"n":"x","d":"no channel"}"#),
+                    (TestServer.applicationId, #"{"k":"event","c":["news","bad channel!"],"n":"x","d":"y"}"#),
                     (TestServer.applicationId, #"{"k":"nuke","c":"news","n":"x","d":"y"}"#),
-                    (TestServer.applicationId, #"{"k":"event","c":"bad channel!","n":"x","d":"y"}"#),
-                    (TestServer.applicationId, #"{"k":"event","c":"news","n":"pusher:connection_established","d":"{}"}"#),
-                    (TestServer.applicationId, #"{"k":"event","c":"news","n":"x","d":"y","x":"not-a-socket"}"#),
+                    (TestServer.applicationId, #"{"k":"event","c":["news"],"n":"pusher:connection_established","d":"{}"}"#),
+                    (TestServer.applicationId, #"{"k":"event","c":["news"],"n":"x","d":"y","x":"not-a-socket"}"#),
+                    (TestServer.applicationId, #"{"k":"added","c":"news","u":"public channels have no members"}"#),
                     (TestServer.applicationId, #"{"k":"client","c":"news","n":"client-x","x":"1.1"}"#),
-                    (TestServer.applicationId, #"{"k":"event","c":"news","n":"big","d":""# + String(repeating: "x", count: 200_000) + #""}"#),
+                    (TestServer.applicationId, #"{"k":"event","c":["news"],"n":"big","d":""# + String(repeating: "x", count: 200_000) + #""}"#),
                     (TestServer.applicationId, #"{"k":"terminate","u":""}"#),
                     ("someotherapp00000000000000000001", valid),
-                    (TestServer.applicationId, #"{"k":"event","c":"news","n":"after","d":"still working"}"#),
+                    (TestServer.applicationId, #"{"k":"event","c":["news"],"n":"after","d":"still working"}"#),
                 ])
             } catch {
                 await intruder.stop()

@@ -149,15 +149,15 @@ package enum PusherAPIRoutes {
             }
         }
 
-        /// The event as one message per channel.
-        var messages: [PusherClusterMessage] {
-            channels.map { .event(channel: $0, name: name, data: data, excluded: excluded) }
+        /// The event as a message for every node.
+        var message: PusherClusterMessage {
+            .event(channels: channels, name: name, data: data, excluded: excluded)
         }
     }
 
     /// Delivers checked events to this node's sockets and hands them to the other nodes.
     private static func publish(_ events: [Event], applicationId: String, gateway: PusherGateway) async throws(APIError) {
-        try await unavailable { try await gateway.broadcast(applicationId, events.flatMap(\.messages)) }
+        try await unavailable { try await gateway.broadcast(applicationId, events.map(\.message)) }
     }
 
     /// Runs `body`; a failure of the store behind the bus (other nodes out of reach) is a 503.

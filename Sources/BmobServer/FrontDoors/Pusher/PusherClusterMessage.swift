@@ -5,8 +5,8 @@ import BmobWire
 /// log is shared storage and the reader trusts nothing in it. The app is not part of the body: it is the log row's
 /// own column, written by the node that authenticated the sender, so a message can only reach its own app.
 enum PusherClusterMessage: Sendable, Hashable {
-    /// An HTTP API publish (`data` as the API received it), skipping `excluded`.
-    case event(channel: PusherChannelName, name: String, data: String, excluded: PusherSocketId?)
+    /// An HTTP API publish on one or more channels (`data` as the API received it), skipping `excluded`.
+    case event(channels: [PusherChannelName], name: String, data: String, excluded: PusherSocketId?)
     /// A client event, skipping its sender.
     case clientEvent(channel: PusherChannelName, name: String, data: JSONValue?, senderUserId: String?, excluded: PusherSocketId)
     /// A user's first connection anywhere joined a presence channel.
@@ -18,13 +18,15 @@ enum PusherClusterMessage: Sendable, Hashable {
 
     /// The longest user id a message may name.
     static let maximumUserIdLength = 200
+    /// Most channels one event names (the HTTP API's bound).
+    static let maximumChannels = 100
 
     /// The log's text of the message.
     var encoded: String {
         var fields: [String: JSONValue]
         switch self {
-        case .event(let channel, let name, let data, let excluded):
-            fields = ["k": "event", "c": .string(channel.rawValue), "n": .string(name), "d": .string(data)]
+        case .event(let channels, let name, let data, let excluded):
+            fields = ["k": "event", "c": .array(channels.map { .string($0.rawValue) }), "n": .string(name), "d": .string(data)]
             if let excluded { fields["x"] = .string(excluded.description) }
         case .clientEvent(let channel, let name, let data, let sender, let excluded):
             fields = ["k": "client", "c": .string(channel.rawValue), "n": .string(name), "x": .string(excluded.description)]
@@ -50,9 +52,13 @@ enum PusherClusterMessage: Sendable, Hashable {
         let name = fields["n"]?.stringValue.flatMap { $0.isEmpty || $0.utf8.count > PusherFrame.maximumEventNameLength ? nil : $0 }
         switch kind {
         case "event":
-            guard let channel, let name, !PusherEventPrefix.isReserved(name), let data = fields["d"]?.stringValue else { return nil }
+            guard let list = fields["c"]?.arrayValue, (1...Self.maximumChannels).contains(list.count), let name,
+                !PusherEventPrefix.isReserved(name), let data = fields["d"]?.stringValue
+            else { return nil }
+            let channels = list.compactMap { $0.stringValue.flatMap { try? PusherChannelName(validating: $0) } }
+            guard channels.count == list.count else { return nil }
             if fields["x"] != nil, excluded == nil { return nil }
-            self = .event(channel: channel, name: name, data: data, excluded: excluded)
+            self = .event(channels: channels, name: name, data: data, excluded: excluded)
         case "client":
             guard let channel, channel.allowsClientEvents, let name, name.hasPrefix("client-"), let excluded else { return nil }
             if fields["u"] != nil, userId == nil { return nil }

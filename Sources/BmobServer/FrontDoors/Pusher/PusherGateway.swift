@@ -89,9 +89,11 @@ package final class PusherGateway: Sendable {
     /// Delivers an app's message to this node's sockets: this node's own events, and those other nodes sent.
     func deliver(_ message: PusherClusterMessage, applicationId: String) {
         switch message {
-        case .event(let channel, let name, let data, let excluded):
-            publishInternal(applicationId: applicationId, channel: channel, excluding: excluded) { messages in
-                messages.event(name, channel: channel, data: .string(data))
+        case .event(let channels, let name, let data, let excluded):
+            for channel in channels {
+                publishInternal(applicationId: applicationId, channel: channel, excluding: excluded) { messages in
+                    messages.event(name, channel: channel, data: .string(data))
+                }
             }
         case .clientEvent(let channel, let name, let data, let sender, let excluded):
             publishInternal(applicationId: applicationId, channel: channel, excluding: excluded) { messages in

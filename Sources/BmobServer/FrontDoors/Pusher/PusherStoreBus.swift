@@ -11,8 +11,9 @@ final class PusherStoreBus: PusherChannelBus {
     private let cluster: PostgresChannelCluster
     private let logger: Logger
     private let presenceLimits: PusherPresenceMembers.Limits
-    /// This node's recorded connections, to record again when other nodes declared this one dead meanwhile.
-    private let recorded = LockedValue<Set<ChannelClusterSubscription>>([])
+    /// This node's recorded connections, by (app, channel, socket), to record again when other nodes declared this
+    /// one dead meanwhile.
+    private let recorded = LockedValue<[[String]: ChannelClusterSubscription]>([:])
 
     init(cluster: PostgresChannelCluster, logger: Logger, presenceLimits: PusherPresenceMembers.Limits = .init()) {
         self.cluster = cluster
@@ -34,7 +35,7 @@ final class PusherStoreBus: PusherChannelBus {
             }
         }
         let subscription = Self.subscription(channel, socket, member)
-        recorded.withLock { _ = $0.insert(subscription) }
+        recorded.withLock { $0[Self.key(subscription)] = subscription }
         cluster.join(subscription) { [presenceLimits, logger] result in
             let outcome: Result<PusherJoinOutcome, PusherProtocolError>
             switch result {
@@ -59,13 +60,7 @@ final class PusherStoreBus: PusherChannelBus {
         completion: @escaping @Sendable (PusherLeaveOutcome) -> Void
     ) {
         let subscription = Self.subscription(channel, socket, nil)
-        recorded.withLock { recorded in
-            if let index = recorded.firstIndex(where: {
-                $0.applicationId == subscription.applicationId && $0.channel == subscription.channel && $0.socket == subscription.socket
-            }) {
-                recorded.remove(at: index)
-            }
-        }
+        recorded.withLock { $0[Self.key(subscription)] = nil }
         cluster.leave(subscription) { [logger] result in
             switch result {
             case .success(let left):
@@ -145,7 +140,7 @@ final class PusherStoreBus: PusherChannelBus {
     /// Other nodes removed this node's connections (its heartbeat lapsed, say while the database was away):
     /// records them again, announcing the members and channels that come back.
     private func recordAgain(_ gateway: PusherGateway) {
-        let subscriptions = recorded.withLock { $0 }
+        let subscriptions = recorded.withLock { Array($0.values) }
         logger.error("channels: other nodes had declared this node dead; recording its \(subscriptions.count) subscriptions again")
         for subscription in subscriptions {
             cluster.join(subscription) { [weak gateway] result in
@@ -160,6 +155,10 @@ final class PusherStoreBus: PusherChannelBus {
                     excluding: nil)
             }
         }
+    }
+
+    private static func key(_ subscription: ChannelClusterSubscription) -> [String] {
+        [subscription.applicationId, subscription.channel, subscription.socket]
     }
 
     private static func subscription(

@@ -37,6 +37,19 @@ package final class PostgresChannelCluster: @unchecked Sendable {
     private let delivered = Atomic<Int64>(0)
     /// Completions that wait for the reader to reach a `seq`.
     private let waiting = Mutex<[(seq: Int64, run: @Sendable () -> Void)]>([])
+    /// Whether the worker still takes work: set, under this mutex, before the worker is shut down, so that nothing
+    /// is submitted to it afterwards.
+    private let workerOpen = Mutex<Bool>(true)
+    /// Messages ``post(_:failed:)`` queued for the worker's next append, written together in one transaction.
+    private let outbox = Mutex<Outbox>(Outbox())
+    /// Most messages queued for the worker: beyond, a post fails at once (the database is away or too slow).
+    static let maximumQueuedMessages = 10_000
+
+    private struct Outbox {
+        var messages: [(applicationId: String, body: String)] = []
+        var failures: [@Sendable (StoreError) -> Void] = []
+        var scheduled = false
+    }
 
     /// A node's part; nothing runs until ``start(_:)``.
     package init(_ configuration: Configuration) {
@@ -52,7 +65,7 @@ package final class PostgresChannelCluster: @unchecked Sendable {
         self.handlers.withLock { $0 = handlers }
         // The reader starts from the head as of now, not as of its first read: a message written once this
         // returns is always delivered.
-        let head = try await worker.run { [self] _ in
+        let head = try await onWorker { [self] in
             let connection = try workerConnected()
             try PostgresChannelTables.create(connection)
             _ = try PostgresChannelTables.beat(connection, node: configuration.node)
@@ -69,6 +82,7 @@ package final class PostgresChannelCluster: @unchecked Sendable {
         await Self.offThePool { [reader] in reader.shutdown() }
         for waiter in waiting.withLock({ waiting in defer { waiting = [] }; return waiting }) { waiter.run() }
         if handlers.withLock({ $0 != nil }) { await removeOwnConnections() }
+        workerOpen.withLock { $0 = false }
         await Self.offThePool { [worker] in worker.shutdown() }
     }
 
@@ -84,7 +98,7 @@ package final class PostgresChannelCluster: @unchecked Sendable {
 
     /// Removes this node's connections and heartbeat, announcing the members who left with them.
     private func removeOwnConnections() async {
-        _ = try? await worker.run { [self] _ in
+        _ = try? await onWorker { [self] in
             defer {
                 workerConnection?.close()
                 workerConnection = nil
@@ -133,7 +147,7 @@ package final class PostgresChannelCluster: @unchecked Sendable {
     ///
     /// - Throws: ``StoreError``.
     package func append(_ messages: [(applicationId: String, body: String)]) async throws {
-        try await worker.run { [self] _ in
+        try await onWorker { [self] in
             try withWorkerConnection { connection in
                 try PostgresChannelTables.locked(connection) {
                     try PostgresChannelTables.append(connection, node: configuration.node, messages)
@@ -142,32 +156,60 @@ package final class PostgresChannelCluster: @unchecked Sendable {
         }
     }
 
-    /// Appends messages without waiting; a failure is reported to `failed` (on the worker thread).
+    /// Appends messages without waiting; a failure is reported to `failed` (on the worker thread, or at once when
+    /// too many wait). Posts that queue up while the worker is busy are appended together, in one transaction.
     package func post(_ messages: [(applicationId: String, body: String)], failed: @escaping @Sendable (StoreError) -> Void) {
-        onWorker({ if case .failure(let error) = $0 { failed(error) } }) { [self] connection in
-            try PostgresChannelTables.locked(connection) {
-                try PostgresChannelTables.append(connection, node: configuration.node, messages)
+        let schedule: Bool? = outbox.withLock { outbox in
+            guard outbox.messages.count + messages.count <= Self.maximumQueuedMessages else { return nil }
+            outbox.messages += messages
+            outbox.failures.append(failed)
+            defer { outbox.scheduled = true }
+            return !outbox.scheduled
+        }
+        guard let schedule else { return failed(StoreError(.busy, "too many channel messages wait for the database")) }
+        guard schedule else { return }
+        let submitted = submit { [self] in
+            let (messages, failures) = outbox.withLock { outbox in
+                defer { outbox = Outbox() }
+                return (outbox.messages, outbox.failures)
             }
+            do {
+                try withWorkerConnection { connection in
+                    try PostgresChannelTables.locked(connection) {
+                        try PostgresChannelTables.append(connection, node: configuration.node, messages)
+                    }
+                }
+            } catch {
+                let failure = error as? StoreError ?? StoreError(.internal, "appending channel messages failed", underlying: error)
+                for failed in failures { failed(failure) }
+            }
+        }
+        if !submitted {
+            let failures = outbox.withLock { outbox in
+                defer { outbox = Outbox() }
+                return outbox.failures
+            }
+            for failed in failures { failed(StoreError(.closed, "the channel cluster stopped")) }
         }
     }
 
     /// A presence channel's members on every node.
     package func members(applicationId: String, channel: String) async throws -> [ChannelClusterMember] {
-        try await worker.run { [self] _ in
+        try await onWorker { [self] in
             try withWorkerConnection { try PostgresChannelTables.presence($0, applicationId, channel) }
         }
     }
 
     /// A channel's connections on every node.
     package func subscriptionCount(applicationId: String, channel: String) async throws -> Int {
-        try await worker.run { [self] _ in
+        try await onWorker { [self] in
             try withWorkerConnection { try PostgresChannelTables.subscriptionCount($0, applicationId, channel) }
         }
     }
 
     /// An app's occupied channels on every node.
     package func occupiedChannels(of applicationId: String) async throws -> [ChannelClusterChannel] {
-        try await worker.run { [self] _ in
+        try await onWorker { [self] in
             try withWorkerConnection { try PostgresChannelTables.occupied($0, applicationId) }
         }
     }
@@ -177,11 +219,27 @@ package final class PostgresChannelCluster: @unchecked Sendable {
         return handlers
     }
 
+    /// Queues `work` on the worker unless it stopped; returns whether it did.
+    private func submit(_ work: @escaping @Sendable () -> Void) -> Bool {
+        workerOpen.withLock { open in
+            if open { worker.submit { _ in work() } }
+            return open
+        }
+    }
+
+    /// Runs `body` on the worker and returns its result to the calling task.
+    private func onWorker<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let submitted = submit { continuation.resume(with: Result { try body() }) }
+            if !submitted { continuation.resume(throwing: StoreError(.closed, "the channel cluster stopped")) }
+        }
+    }
+
     private func onWorker<T: Sendable>(
         _ completion: @escaping @Sendable (Result<T, StoreError>) -> Void, attempts: Int = 1,
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) {
-        worker.submit { [self] _ in
+        let submitted = submit { [self] in
             var failure = StoreError(.unavailable, "the channel state was not reached")
             for attempt in 0..<attempts {
                 if attempt > 0 { usleep(useconds_t(configuration.pollMilliseconds) * 1000) }
@@ -195,6 +253,7 @@ package final class PostgresChannelCluster: @unchecked Sendable {
             }
             completion(.failure(failure))
         }
+        if !submitted { completion(.failure(StoreError(.closed, "the channel cluster stopped"))) }
     }
 
     private func withWorkerConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
