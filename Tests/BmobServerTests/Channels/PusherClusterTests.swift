@@ -16,7 +16,7 @@ struct PusherClusterTests {
     /// `body` with them and the database's URL, and stops them.
     private func withNodes(
         _ count: Int, channels: AppChannels = TestServer.channels, nodeTimeoutSeconds: Int = 30,
-        _ body: ([TestServer], String) async throws -> Void
+        timeouts: [Int]? = nil, _ body: ([TestServer], String) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-channel-nodes-\(UUID().uuidString)")
         let (database, url) = try await withoutBlockingThePool { try TestPostgres.makeDatabase() }
@@ -25,11 +25,11 @@ struct PusherClusterTests {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try database.write(to: TestServer.postgresDatabaseFile(folder), atomically: true, encoding: .utf8)
-            for _ in 0..<count {
+            for index in 0..<count {
                 nodes.append(
                     try await TestServer.start(dataDirectory: folder, channels: channels) {
                         $0.storage = .postgres(url: url)
-                        $0.channelNodeTimeoutSeconds = nodeTimeoutSeconds
+                        $0.channelNodeTimeoutSeconds = timeouts?[index] ?? nodeTimeoutSeconds
                     })
             }
             try await body(nodes, url)
@@ -313,6 +313,25 @@ struct PusherClusterTests {
             let api = PusherAPIClient(server: nodes[0])
             let info = try await api.call("GET", "/apps/\(api.appId)/channels/presence-room", query: [("info", "user_count")])
             #expect(info.json == ["occupied": true, "user_count": 1], "\(info.text)")
+        }
+    }
+
+    @Test("a node the others declared dead while it lived (its beat too slow for their timeout) records its members again")
+    func revivedNodesRecordAgain() async throws {
+        // Node B beats every 2 s (its own timeout is 6 s); node A declares a node dead after 1 s of silence. A
+        // misconfiguration (every node should have the same timeout), which stands in for a node cut off from the
+        // database for longer than the timeout.
+        try await withNodes(2, timeouts: [1, 6]) { nodes, _ in
+            let ada = try await PusherTestClient.connect(nodes[0])
+            _ = try await ada.subscribe("presence-room", channelData: #"{"user_id":"ada"}"#)
+            let bob = try await PusherTestClient.connect(nodes[1])
+            _ = try await bob.subscribe("presence-room", channelData: #"{"user_id":"bob"}"#)
+            #expect(try data(try await ada.nextEvent())["user_id"] == "bob")
+            let removed = try await ada.nextEvent()
+            #expect(removed["event"] == "pusher_internal:member_removed", "node A reaps node B: \(removed)")
+            let back = try await ada.nextEvent()
+            #expect(back["event"] == "pusher_internal:member_added", "node B records Bob again: \(back)")
+            #expect(try data(back)["user_id"] == "bob")
         }
     }
 

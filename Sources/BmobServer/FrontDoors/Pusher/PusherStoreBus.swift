@@ -103,7 +103,7 @@ final class PusherStoreBus: PusherChannelBus {
                 deliver: { [weak gateway, logger] messages in
                     for message in messages {
                         guard let decoded = PusherClusterMessage(decoding: message.body) else {
-                            logger.error("channels: skipped a malformed message from node \(String(message.node.prefix(64))) (seq \(message.seq))")
+                            logger.warning("channels: skipped a malformed message from node \(String(message.node.prefix(64))) (seq \(message.seq))")
                             continue
                         }
                         gateway?.deliver(decoded, applicationId: message.applicationId)
@@ -141,7 +141,7 @@ final class PusherStoreBus: PusherChannelBus {
     /// records them again, announcing the members and channels that come back.
     private func recordAgain(_ gateway: PusherGateway) {
         let subscriptions = recorded.withLock { Array($0.values) }
-        logger.error("channels: other nodes had declared this node dead; recording its \(subscriptions.count) subscriptions again")
+        logger.warning("channels: other nodes had declared this node dead; recording its \(subscriptions.count) subscriptions again")
         for subscription in subscriptions {
             cluster.join(subscription) { [weak gateway] result in
                 guard case .success(let joined) = result, !joined.full, let gateway,
