@@ -335,6 +335,46 @@ struct PusherClusterTests {
         }
     }
 
+    @Test("rows that outlive their node's removal (a join under way as it was declared dead, then silence) go too")
+    func orphanedRowsGo() async throws {
+        try await withNodes(1, nodeTimeoutSeconds: 1) { nodes, url in
+            let ada = try await PusherTestClient.connect(nodes[0])
+            _ = try await ada.subscribe("presence-room", channelData: #"{"user_id":"ada"}"#)
+            // A node that beats once (its own timeout is an hour, so its next beat is 20 minutes away).
+            let slow = PostgresChannelCluster(.init(url: url, node: "slow", nodeTimeoutSeconds: 3600))
+            try await slow.start(
+                .init(
+                    deliver: { _ in }, reaped: { _ in }, revived: {},
+                    memberAdded: { _, channel, member in #"{"k":"added","c":"\#(channel)","u":"\#(member.userId)"}"# },
+                    memberRemoved: { _ in "" }))
+            func join(_ user: String) async throws {
+                let subscription = ChannelClusterSubscription(
+                    applicationId: TestServer.applicationId, channel: "presence-room", socket: "1.\(user.count)",
+                    member: ChannelClusterMember(userId: user, userInfo: nil))
+                _ = try await withCheckedThrowingContinuation { continuation in
+                    slow.join(subscription) { continuation.resume(with: $0) }
+                }
+            }
+            do {
+                try await join("early")
+                #expect(try data(try await ada.nextEvent())["user_id"] == "early")
+                let reaped = try await ada.nextEvent()
+                #expect(reaped["event"] == "pusher_internal:member_removed", "\(reaped)")
+                #expect(try data(reaped)["user_id"] == "early")
+                // Declared dead; its next join finds no heartbeat row of its own.
+                try await join("ghost")
+                #expect(try data(try await ada.nextEvent())["user_id"] == "ghost")
+                let removed = try await ada.nextEvent()
+                #expect(removed["event"] == "pusher_internal:member_removed", "\(removed)")
+                #expect(try data(removed)["user_id"] == "ghost")
+            } catch {
+                await slow.stop()
+                throw error
+            }
+            await slow.stop()
+        }
+    }
+
     @Test("malformed, oversized and other apps' messages in the log reach nobody and stop no node")
     func hostileLogRows() async throws {
         try await withNodes(2) { nodes, url in

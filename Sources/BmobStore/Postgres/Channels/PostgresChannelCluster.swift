@@ -347,9 +347,10 @@ package final class PostgresChannelCluster: @unchecked Sendable {
         if try PostgresChannelTables.beat(connection, node: configuration.node) {
             currentHandlers.revived()
         }
-        for dead in try PostgresChannelTables.staleNodes(
-            connection, except: configuration.node, timeout: configuration.nodeTimeoutSeconds)
-        {
+        let timeout = configuration.nodeTimeoutSeconds
+        let dead = try PostgresChannelTables.staleNodes(connection, except: configuration.node, timeout: timeout)
+            + PostgresChannelTables.orphanedNodes(connection, except: configuration.node, timeout: timeout)
+        for dead in dead {
             let leaves = try PostgresChannelTables.reap(
                 connection, node: configuration.node, gone: dead, staleAfter: configuration.nodeTimeoutSeconds,
                 memberRemoved: currentHandlers.memberRemoved)

@@ -145,7 +145,15 @@ enum PostgresChannelTables {
                 let removed = try connection.run(
                     "DELETE FROM \(nodes) WHERE node = ? AND beat < now() - make_interval(secs => ?)",
                     [.text(gone), .real(staleAfter)])
-                guard removed == 1 else { return [] }
+                // Not stale: it beat meanwhile (or another survivor removed it, and then its rows too). A node
+                // without a heartbeat row at all is one whose rows outlived its removal (a join that was under way
+                // as it was removed, then no beat): those go too.
+                if removed == 0 {
+                    let beating = try connection.firstRow("SELECT EXISTS (SELECT 1 FROM \(nodes) WHERE node = ?)", [.text(gone)]) {
+                        $0.bool(0)
+                    }
+                    guard beating == false else { return [] }
+                }
             } else {
                 try connection.run("DELETE FROM \(nodes) WHERE node = ?", [.text(gone)])
             }
@@ -225,6 +233,20 @@ enum PostgresChannelTables {
         try connection.rows(
             "SELECT node FROM \(nodes) WHERE node <> ? AND beat < now() - make_interval(secs => ?) ORDER BY node",
             [.text(node), .real(timeout)]
+        ) { $0.text(0) ?? "" }
+    }
+
+    /// Nodes without a heartbeat row whose connections were recorded more than `timeout` seconds ago: rows that
+    /// outlived their node's removal (a live node records its connections again within a beat of finding its row
+    /// gone, so its rows are never that old without one).
+    static func orphanedNodes(_ connection: PostgresConnection, except node: String, timeout: Double) throws -> [String] {
+        try connection.rows(
+            """
+            SELECT DISTINCT m.node FROM \(members) m
+            WHERE m.node <> ? AND m.joined < now() - make_interval(secs => ?)
+                AND NOT EXISTS (SELECT 1 FROM \(nodes) n WHERE n.node = m.node)
+            ORDER BY m.node
+            """, [.text(node), .real(timeout)]
         ) { $0.text(0) ?? "" }
     }
 
