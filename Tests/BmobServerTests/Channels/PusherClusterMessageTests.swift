@@ -1,4 +1,4 @@
-@testable import BmobServer
+import BmobServerCodecs
 import BmobWire
 import Testing
 

@@ -1,4 +1,5 @@
 import BmobHTTP
+import BmobServerCodecs
 import BmobWire
 
 /// The channels HTTP API, signed with the app's channel key and secret as Pusher's server libraries sign it:

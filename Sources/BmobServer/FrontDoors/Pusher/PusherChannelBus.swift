@@ -1,4 +1,5 @@
 import BmobIO
+import BmobServerCodecs
 import BmobWire
 
 /// Where the channels door keeps who is on which channel and how its events reach other server nodes: the seam

@@ -1,6 +1,7 @@
 import BmobHTTP
 import BmobIO
 package import BmobStore
+import BmobServerCodecs
 import BmobWire
 
 /// The channels door: Pusher protocol 7 (and 6, which pysher speaks) on `GET /app/{key}` beside the rest of the

@@ -1,4 +1,5 @@
 import BmobIO
+import BmobServerCodecs
 import BmobWire
 
 /// The channels bus of one node (SQLite): the state is this node's ``PusherChannelTable``, every call completes

@@ -1,5 +1,6 @@
 import BmobHTTP
 import BmobIO
+import BmobServerCodecs
 import BmobWire
 
 /// One Pusher-protocol connection (`/app/{key}`): announces its socket id, answers pings, subscribes to public,

@@ -1,5 +1,6 @@
 import BmobIO
 import BmobStore
+import BmobServerCodecs
 import BmobWire
 
 /// The channels bus of a cluster on PostgreSQL: the store's channel state and log (``PostgresChannelCluster``).

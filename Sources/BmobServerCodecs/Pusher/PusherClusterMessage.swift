@@ -1,10 +1,10 @@
-import BmobWire
+package import BmobWire
 
 /// An app's channel event that other server nodes deliver to their sockets, as it travels through the store's
-/// channel log (``PusherStoreBus``): a compact JSON object, decoded and checked again by every reader, since the
+/// channel log (BmobServer's `PusherStoreBus`): a compact JSON object, decoded and checked again by every reader, since the
 /// log is shared storage and the reader trusts nothing in it. The app is not part of the body: it is the log row's
 /// own column, written by the node that authenticated the sender, so a message can only reach its own app.
-enum PusherClusterMessage: Sendable, Hashable {
+package enum PusherClusterMessage: Sendable, Hashable {
     /// An HTTP API publish on one or more channels (`data` as the API received it), skipping `excluded`.
     case event(channels: [PusherChannelName], name: String, data: String, excluded: PusherSocketId?)
     /// A client event, skipping its sender.
@@ -17,12 +17,12 @@ enum PusherClusterMessage: Sendable, Hashable {
     case terminate(userId: String)
 
     /// The longest user id a message may name.
-    static let maximumUserIdLength = 200
+    package static let maximumUserIdLength = 200
     /// Most channels one event names (the HTTP API's bound).
-    static let maximumChannels = 100
+    package static let maximumChannels = 100
 
     /// The log's text of the message.
-    var encoded: String {
+    package var encoded: String {
         var fields: [String: JSONValue]
         switch self {
         case .event(let channels, let name, let data, let excluded):
@@ -44,7 +44,7 @@ enum PusherClusterMessage: Sendable, Hashable {
     }
 
     /// Decodes and checks a log body: `nil` for anything malformed (the reader skips it).
-    init?(decoding text: String) {
+    package init?(decoding text: String) {
         guard case .object(let fields)? = try? JSONParser.parse(Array(text.utf8)), let kind = fields["k"]?.stringValue else { return nil }
         let channel = fields["c"]?.stringValue.flatMap { try? PusherChannelName(validating: $0) }
         let userId = fields["u"]?.stringValue.flatMap { $0.isEmpty || $0.utf8.count > Self.maximumUserIdLength ? nil : $0 }
