@@ -22,7 +22,7 @@ import Synchronization
 /// Notifications only wake the reader: the log is the truth, so a lost notification costs at most one poll.
 package final class PostgresChannelCluster: @unchecked Sendable {
     // Invariant: `workerConnection` is only touched on the worker thread, `readerConnection` and `lastSeq` only on
-    // the reader thread (each connection checks it too); `stopping` is atomic; `handlers` is a mutex, and so is
+    // the reader thread (each connection checks it too); `stopping` is atomic; `handlers` is locked, and so is
     // `waiting`, which also guards every change of `delivered` (read under it to decide whether to wait).
     package let configuration: Configuration
     private let worker: ThreadPool
@@ -32,16 +32,16 @@ package final class PostgresChannelCluster: @unchecked Sendable {
     private var lastSeq: Int64 = 0
     private let stopping = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
-    private let handlers = Mutex<Handlers?>(nil)
+    private let handlers = LockedValue<Handlers?>(nil)
     /// The last `seq` the reader has handed over (delivered, or skipped as this node's own).
     private let delivered = Atomic<Int64>(0)
     /// Completions that wait for the reader to reach a `seq`.
-    private let waiting = Mutex<[(seq: Int64, run: @Sendable () -> Void)]>([])
-    /// Whether the worker still takes work: set, under this mutex, before the worker is shut down, so that nothing
+    private let waiting = LockedValue<[(seq: Int64, run: @Sendable () -> Void)]>([])
+    /// Whether the worker still takes work: set, under its lock, before the worker is shut down, so that nothing
     /// is submitted to it afterwards.
-    private let workerOpen = Mutex<Bool>(true)
+    private let workerOpen = LockedValue<Bool>(true)
     /// Messages ``post(_:failed:)`` queued for the worker's next append, written together in one transaction.
-    private let outbox = Mutex<Outbox>(Outbox())
+    private let outbox = LockedValue<Outbox>(Outbox())
     /// Most messages queued for the worker: beyond, a post fails at once (the database is away or too slow).
     static let maximumQueuedMessages = 10_000
 
