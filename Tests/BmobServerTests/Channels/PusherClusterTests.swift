@@ -375,6 +375,51 @@ struct PusherClusterTests {
         }
     }
 
+    @Test("a leave made while PostgreSQL is away is recorded once it is back: the member leaves every node")
+    func leavesSurviveAnOutage() async throws {
+        let postgres = PrivatePostgres()
+        defer { postgres.destroy() }
+        let url = try await withoutBlockingThePool { try postgres.start() }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-channel-outage-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var nodes: [TestServer] = []
+        do {
+            for _ in 0..<2 {
+                nodes.append(
+                    try await TestServer.start(dataDirectory: folder) {
+                        $0.storage = .postgres(url: url)
+                        $0.channelNodeTimeoutSeconds = 3  // a beat a second: the retry comes sooner
+                    })
+            }
+            let ada = try await PusherTestClient.connect(nodes[0])
+            _ = try await ada.subscribe("presence-room", channelData: #"{"user_id":"ada"}"#)
+            let bob = try await PusherTestClient.connect(nodes[1])
+            _ = try await bob.subscribe("presence-room", channelData: #"{"user_id":"bob"}"#)
+            #expect(try data(try await ada.nextEvent())["user_id"] == "bob")
+
+            try await withoutBlockingThePool { try postgres.stop() }
+            try await bob.send(["event": "pusher:unsubscribe", "data": ["channel": "presence-room"]])
+            try await Task.sleep(for: .milliseconds(700))
+            _ = try await withoutBlockingThePool { try postgres.start() }
+
+            // Node B tries its leave again after a heartbeat, and both nodes' readers reconnect.
+            let removed = try await ada.nextEvent()
+            #expect(removed["event"] == "pusher_internal:member_removed", "\(removed)")
+            #expect(try data(removed) == ["user_id": "bob"])
+            let api = PusherAPIClient(server: nodes[0])
+            let users = try await api.call("GET", "/apps/\(api.appId)/channels/presence-room/users")
+            #expect(users.json == ["users": [["id": "ada"]]], "\(users.text)")
+            // And channels work as before.
+            let carol = try await PusherTestClient.connect(nodes[1])
+            _ = try await carol.subscribe("presence-room", channelData: #"{"user_id":"carol"}"#)
+            #expect(try data(try await ada.nextEvent())["user_id"] == "carol")
+        } catch {
+            for node in nodes { await node.stop() }
+            throw error
+        }
+        for node in nodes { await node.stop() }
+    }
+
     @Test("malformed, oversized and other apps' messages in the log reach nobody and stop no node")
     func hostileLogRows() async throws {
         try await withNodes(2) { nodes, url in

@@ -67,7 +67,7 @@ final class PusherStoreBus: PusherChannelBus {
             case .success(let left):
                 completion(PusherLeaveOutcome(applicationId: left.applicationId, channel: left.channel, vacated: left.vacated, goneUserId: left.goneUserId))
             case .failure(let error):
-                logger.error("channels: recording an unsubscription failed: \(error)")
+                logger.warning("channels: recording an unsubscription failed (tried again after the next heartbeat): \(error)")
             }
         }
     }

@@ -21,13 +21,15 @@ import Synchronization
 ///
 /// Notifications only wake the reader: the log is the truth, so a lost notification costs at most one poll.
 package final class PostgresChannelCluster: @unchecked Sendable {
-    // Invariant: `workerConnection` is only touched on the worker thread, `readerConnection` and `lastSeq` only on
+    // Invariant: `workerConnection` and `workerRetryAfter` are only touched on the worker thread, `readerConnection` and `lastSeq` only on
     // the reader thread (each connection checks it too); `stopping` is atomic; `handlers` is locked, and so is
     // `waiting`, which also guards every change of `delivered` (read under it to decide whether to wait).
     package let configuration: Configuration
     private let worker: ThreadPool
     private let reader: ThreadPool
     private var workerConnection: PostgresConnection?
+    /// When the worker may try to connect again (monotonic nanoseconds).
+    private var workerRetryAfter: UInt64 = 0
     private var readerConnection: PostgresConnection?
     private var lastSeq: Int64 = 0
     private let stopping = Atomic<Bool>(false)
@@ -44,6 +46,10 @@ package final class PostgresChannelCluster: @unchecked Sendable {
     private let outbox = LockedValue<Outbox>(Outbox())
     /// Most messages queued for the worker: beyond, a post fails at once (the database is away or too slow).
     static let maximumQueuedMessages = 10_000
+    /// Leaves that failed, by (app, channel, socket), to try again after each heartbeat.
+    private let failedLeaves = LockedValue<[[String]: ChannelClusterSubscription]>([:])
+    /// Most failed leaves kept; beyond, this node's stop or death removes the rows.
+    static let maximumFailedLeaves = 100_000
 
     private struct Outbox {
         var messages: [(applicationId: String, body: String)] = []
@@ -128,19 +134,59 @@ package final class PostgresChannelCluster: @unchecked Sendable {
             if now { completion(result) }
         }
         onWorker(afterReading) { [self] connection in
-            try PostgresChannelTables.join(
+            // A leave of this connection that failed earlier must not, retried, remove the row this join makes.
+            failedLeaves.withLock { $0[Self.key(subscription)] = nil }
+            return try PostgresChannelTables.join(
                 connection, node: configuration.node, subscription, maximumMembers: configuration.maximumMembers,
                 memberAdded: { currentHandlers.memberAdded(subscription.applicationId, subscription.channel, $0) })
         }
     }
 
     /// Removes `subscription` and calls `completion` (on the worker thread) with what it changed. A leave that
-    /// fails is tried again (three times, a poll interval apart); this node's stop or death removes what is left.
+    /// fails is tried again after each heartbeat until it succeeds (its outcome then goes to ``Handlers/reaped``),
+    /// unless the same connection joins the channel again first.
     package func leave(_ subscription: ChannelClusterSubscription, completion: @escaping @Sendable (Result<ChannelClusterLeave, StoreError>) -> Void) {
-        onWorker(completion, attempts: 3) { [self] connection in
+        onWorker({ [self] result in
+            if case .failure = result {
+                failedLeaves.withLock { failed in
+                    if failed.count < Self.maximumFailedLeaves { failed[Self.key(subscription)] = subscription }
+                }
+            }
+            completion(result)
+        }) { [self] connection in
             try PostgresChannelTables.leave(
                 connection, node: configuration.node, subscription, memberRemoved: currentHandlers.memberRemoved)
         }
+    }
+
+    /// Tries the leaves that failed again, on the worker, reporting what they changed through ``Handlers/reaped``.
+    private func retryFailedLeaves() {
+        guard failedLeaves.withLock({ !$0.isEmpty }) else { return }
+        _ = submit { [self] in
+            let pending = failedLeaves.withLock { failed in
+                defer { failed = [:] }
+                return failed
+            }
+            var outcomes: [ChannelClusterLeave] = []
+            for (key, subscription) in pending {
+                do {
+                    let outcome = try withWorkerConnection { connection in
+                        try PostgresChannelTables.leave(
+                            connection, node: configuration.node, subscription, memberRemoved: currentHandlers.memberRemoved)
+                    }
+                    if outcome.vacated || outcome.goneUserId != nil { outcomes.append(outcome) }
+                } catch {
+                    failedLeaves.withLock { failed in
+                        if failed[key] == nil { failed[key] = subscription }
+                    }
+                }
+            }
+            if !outcomes.isEmpty { currentHandlers.reaped(outcomes) }
+        }
+    }
+
+    private static func key(_ subscription: ChannelClusterSubscription) -> [String] {
+        [subscription.applicationId, subscription.channel, subscription.socket]
     }
 
     /// Appends messages for the other nodes' sockets.
@@ -236,45 +282,56 @@ package final class PostgresChannelCluster: @unchecked Sendable {
     }
 
     private func onWorker<T: Sendable>(
-        _ completion: @escaping @Sendable (Result<T, StoreError>) -> Void, attempts: Int = 1,
+        _ completion: @escaping @Sendable (Result<T, StoreError>) -> Void,
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) {
         let submitted = submit { [self] in
-            var failure = StoreError(.unavailable, "the channel state was not reached")
-            for attempt in 0..<attempts {
-                if attempt > 0 { usleep(useconds_t(configuration.pollMilliseconds) * 1000) }
-                do {
-                    return completion(.success(try withWorkerConnection(body)))
-                } catch let error as StoreError {
-                    failure = error
-                } catch {
-                    failure = StoreError(.internal, "the channel state failed", underlying: error)
-                }
+            do {
+                completion(.success(try withWorkerConnection(body)))
+            } catch let error as StoreError {
+                completion(.failure(error))
+            } catch {
+                completion(.failure(StoreError(.internal, "the channel state failed", underlying: error)))
             }
-            completion(.failure(failure))
         }
         if !submitted { completion(.failure(StoreError(.closed, "the channel cluster stopped"))) }
     }
 
+    /// Runs `body` on the worker's connection. When a connection kept from earlier work turns out to be lost (the
+    /// server restarted meanwhile, which the connection learns only as it is used), `body` runs once more on a new
+    /// one: a lost connection fails at its first statement, before anything was written, except in the rare loss
+    /// during a `COMMIT`, after which a message may be written twice.
     private func withWorkerConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let reused = workerConnection.map { !$0.isBroken } ?? false
         let connection = try workerConnected()
         do {
             return try body(connection)
         } catch {
-            if connection.isBroken {
-                connection.close()
-                workerConnection = nil
-            }
-            throw error
+            guard connection.isBroken else { throw error }
+            connection.close()
+            workerConnection = nil
+            guard reused else { throw error }
+            return try body(try workerConnected())
         }
     }
 
+    /// The worker's connection, opened again when lost; after a failed attempt, calls fail at once for a poll
+    /// interval, so that work queued during an outage does not wait for a connection timeout each.
     private func workerConnected() throws(StoreError) -> PostgresConnection {
         if let workerConnection, !workerConnection.isBroken { return workerConnection }
         workerConnection?.close()
-        let opened = try PostgresConnection(url: configuration.url, applicationName: "bmob-channels")
-        workerConnection = opened
-        return opened
+        workerConnection = nil
+        guard Self.monotonicNanoseconds() >= workerRetryAfter else {
+            throw StoreError(.unavailable, "the database was not reached moments ago")
+        }
+        do {
+            let opened = try PostgresConnection(url: configuration.url, applicationName: "bmob-channels")
+            workerConnection = opened
+            return opened
+        } catch {
+            workerRetryAfter = Self.monotonicNanoseconds() + UInt64(max(10, configuration.pollMilliseconds)) * 1_000_000
+            throw error
+        }
     }
 
     // MARK: - Reader
@@ -347,6 +404,7 @@ package final class PostgresChannelCluster: @unchecked Sendable {
         if try PostgresChannelTables.beat(connection, node: configuration.node) {
             currentHandlers.revived()
         }
+        retryFailedLeaves()
         let timeout = configuration.nodeTimeoutSeconds
         let dead = try PostgresChannelTables.staleNodes(connection, except: configuration.node, timeout: timeout)
             + PostgresChannelTables.orphanedNodes(connection, except: configuration.node, timeout: timeout)
