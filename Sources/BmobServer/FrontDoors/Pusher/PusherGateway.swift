@@ -19,7 +19,6 @@ package final class PusherGateway: Sendable {
     let table = PusherChannelTable()
     let bus: any PusherChannelBus
     let webhooks: PusherWebhookSender
-    private let logger: Logger
     private let webSocket: WebSocketConfiguration
     /// Seconds of silence after which clients ping (`activity_timeout`).
     let activityTimeoutSeconds = 120
@@ -34,7 +33,6 @@ package final class PusherGateway: Sendable {
     /// (PostgreSQL), `nil` on one node.
     package init(apps: AppDirectory, clock: ServerClock, logger: Logger, cluster: PostgresChannelCluster? = nil) {
         self.apps = apps
-        self.logger = logger
         self.bus = cluster.map { PusherStoreBus(cluster: $0, logger: logger) } ?? PusherLocalBus(table: table)
         self.webhooks = PusherWebhookSender(concurrency: 32, clock: clock, logger: logger)
         // The server pings a connection silent for longer than clients wait between pings of their own (pysher
