@@ -16,7 +16,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let message = PusherClusterMessage(decoding: text) {
         checkBounds(message)
         let encoded = message.encoded
-        guard let again = PusherClusterMessage(decoding: encoded) else { preconditionFailure("an encoded message does not decode") }
+        guard let again = PusherClusterMessage(decoding: encoded) else {
+            preconditionFailure("an encoded message does not decode")
+        }
         precondition(again == message, "decode(encode(m)) != m")
         precondition(again.encoded == encoded, "encoding is not a fixed point")
     }
@@ -44,7 +46,8 @@ private func checkBounds(_ message: PusherClusterMessage) {
 }
 
 private func checkBuilt(_ text: String) {
-    guard let room = try? PusherChannelName(validating: "presence-room"), let news = try? PusherChannelName(validating: "news"),
+    guard let room = try? PusherChannelName(validating: "presence-room"),
+        let news = try? PusherChannelName(validating: "news"),
         let chat = try? PusherChannelName(validating: "private-chat")
     else { preconditionFailure("fixed channel names") }
     let socket = PusherSocketId(1, 2)

@@ -8,7 +8,8 @@ package enum PusherClusterMessage: Sendable, Hashable {
     /// An HTTP API publish on one or more channels (`data` as the API received it), skipping `excluded`.
     case event(channels: [PusherChannelName], name: String, data: String, excluded: PusherSocketId?)
     /// A client event, skipping its sender.
-    case clientEvent(channel: PusherChannelName, name: String, data: JSONValue?, senderUserId: String?, excluded: PusherSocketId)
+    case clientEvent(
+        channel: PusherChannelName, name: String, data: JSONValue?, senderUserId: String?, excluded: PusherSocketId)
     /// A user's first connection anywhere joined a presence channel.
     case memberAdded(channel: PusherChannelName, userId: String, userInfo: JSONValue?)
     /// A user's last connection anywhere left a presence channel.
@@ -26,10 +27,15 @@ package enum PusherClusterMessage: Sendable, Hashable {
         var fields: [String: JSONValue]
         switch self {
         case .event(let channels, let name, let data, let excluded):
-            fields = ["k": "event", "c": .array(channels.map { .string($0.rawValue) }), "n": .string(name), "d": .string(data)]
+            fields = [
+                "k": "event", "c": .array(channels.map { .string($0.rawValue) }), "n": .string(name),
+                "d": .string(data),
+            ]
             if let excluded { fields["x"] = .string(excluded.description) }
         case .clientEvent(let channel, let name, let data, let sender, let excluded):
-            fields = ["k": "client", "c": .string(channel.rawValue), "n": .string(name), "x": .string(excluded.description)]
+            fields = [
+                "k": "client", "c": .string(channel.rawValue), "n": .string(name), "x": .string(excluded.description),
+            ]
             if let data { fields["d"] = data }
             if let sender { fields["u"] = .string(sender) }
         case .memberAdded(let channel, let userId, let userInfo):
@@ -45,11 +51,16 @@ package enum PusherClusterMessage: Sendable, Hashable {
 
     /// Decodes and checks a log body: `nil` for anything malformed (the reader skips it).
     package init?(decoding text: String) {
-        guard case .object(let fields)? = try? JSONParser.parse(Array(text.utf8)), let kind = fields["k"]?.stringValue else { return nil }
+        guard case .object(let fields)? = try? JSONParser.parse(Array(text.utf8)), let kind = fields["k"]?.stringValue
+        else { return nil }
         let channel = fields["c"]?.stringValue.flatMap { try? PusherChannelName(validating: $0) }
-        let userId = fields["u"]?.stringValue.flatMap { $0.isEmpty || $0.utf8.count > Self.maximumUserIdLength ? nil : $0 }
+        let userId = fields["u"]?.stringValue.flatMap {
+            $0.isEmpty || $0.utf8.count > Self.maximumUserIdLength ? nil : $0
+        }
         let excluded = fields["x"]?.stringValue.flatMap { try? PusherSocketId(validating: $0) }
-        let name = fields["n"]?.stringValue.flatMap { $0.isEmpty || $0.utf8.count > PusherFrame.maximumEventNameLength ? nil : $0 }
+        let name = fields["n"]?.stringValue.flatMap {
+            $0.isEmpty || $0.utf8.count > PusherFrame.maximumEventNameLength ? nil : $0
+        }
         switch kind {
         case "event":
             guard let list = fields["c"]?.arrayValue, (1...Self.maximumChannels).contains(list.count), let name,
@@ -60,9 +71,12 @@ package enum PusherClusterMessage: Sendable, Hashable {
             if fields["x"] != nil, excluded == nil { return nil }
             self = .event(channels: channels, name: name, data: data, excluded: excluded)
         case "client":
-            guard let channel, channel.allowsClientEvents, let name, name.hasPrefix("client-"), let excluded else { return nil }
+            guard let channel, channel.allowsClientEvents, let name, name.hasPrefix("client-"), let excluded else {
+                return nil
+            }
             if fields["u"] != nil, userId == nil { return nil }
-            self = .clientEvent(channel: channel, name: name, data: fields["d"], senderUserId: userId, excluded: excluded)
+            self = .clientEvent(
+                channel: channel, name: name, data: fields["d"], senderUserId: userId, excluded: excluded)
         case "added":
             guard let channel, channel.kind == .presence, let userId else { return nil }
             self = .memberAdded(channel: channel, userId: userId, userInfo: fields["i"])

@@ -14,7 +14,8 @@ import Testing
         let messages: [PusherClusterMessage] = [
             .event(channels: [news, room], name: "headline", data: #"{"a":1}"#, excluded: nil),
             .event(channels: [news], name: "headline", data: "", excluded: socket),
-            .clientEvent(channel: chat, name: "client-typing", data: ["now": true], senderUserId: nil, excluded: socket),
+            .clientEvent(
+                channel: chat, name: "client-typing", data: ["now": true], senderUserId: nil, excluded: socket),
             .clientEvent(channel: room, name: "client-typing", data: nil, senderUserId: "ada", excluded: socket),
             .memberAdded(channel: room, userId: "ada", userInfo: ["name": "Ada"]),
             .memberAdded(channel: room, userId: "bob", userInfo: nil),

@@ -18,7 +18,8 @@ struct PusherClusterTests {
         _ count: Int, channels: AppChannels = TestServer.channels, nodeTimeoutSeconds: Int = 30,
         timeouts: [Int]? = nil, _ body: ([TestServer], String) async throws -> Void
     ) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-channel-nodes-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bmob-channel-nodes-\(UUID().uuidString)")
         let (database, url) = try await withoutBlockingThePool { try TestPostgres.makeDatabase() }
         defer { try? FileManager.default.removeItem(at: folder) }
         var nodes: [TestServer] = []
@@ -54,7 +55,9 @@ struct PusherClusterTests {
             let onB = try await PusherTestClient.connect(nodes[1])
             let bird = try await PusherTestClient.connect(nodes[1], prefix: "bird")
             for client in [onA, onB, bird] {
-                #expect(try await client.subscribe("news")["event"]?.stringValue == "\(client.prefix)_internal:subscription_succeeded")
+                #expect(
+                    try await client.subscribe("news")["event"]?.stringValue
+                        == "\(client.prefix)_internal:subscription_succeeded")
             }
             let api = PusherAPIClient(server: nodes[0])
             let published = try await api.trigger(["news"], "headline", #"{"title":"one"}"#)
@@ -68,10 +71,12 @@ struct PusherClusterTests {
             // A batch through node B, one event skipping a socket on node A.
             let batch = try await PusherAPIClient(server: nodes[1]).call(
                 "POST", "/apps/\(api.appId)/batch_events",
-                body: ["batch": [
-                    ["name": "first", "channel": "news", "data": "1", "socket_id": .string(onA.socketId)],
-                    ["name": "second", "channel": "news", "data": "2"],
-                ]])
+                body: [
+                    "batch": [
+                        ["name": "first", "channel": "news", "data": "1", "socket_id": .string(onA.socketId)],
+                        ["name": "second", "channel": "news", "data": "2"],
+                    ]
+                ])
             #expect(batch.status == 200, "\(batch.text)")
             #expect(try await onA.nextEvent()["event"] == "second")
             for client in [onB, bird] {
@@ -103,7 +108,8 @@ struct PusherClusterTests {
     func presenceAcrossNodes() async throws {
         try await withNodes(2) { nodes, _ in
             let ada = try await PusherTestClient.connect(nodes[0])
-            let adaJoined = try await ada.subscribe("presence-room", channelData: #"{"user_id":"ada","user_info":{"name":"Ada"}}"#)
+            let adaJoined = try await ada.subscribe(
+                "presence-room", channelData: #"{"user_id":"ada","user_info":{"name":"Ada"}}"#)
             #expect(try data(adaJoined)["presence"]?["count"] == 1)
 
             let bob = try await PusherTestClient.connect(nodes[1])
@@ -125,12 +131,14 @@ struct PusherClusterTests {
             for node in nodes {
                 let api = PusherAPIClient(server: node)
                 let info = try await api.call(
-                    "GET", "/apps/\(api.appId)/channels/presence-room", query: [("info", "user_count,subscription_count")])
+                    "GET", "/apps/\(api.appId)/channels/presence-room",
+                    query: [("info", "user_count,subscription_count")])
                 #expect(info.json == ["occupied": true, "user_count": 2, "subscription_count": 3], "\(info.text)")
                 let users = try await api.call("GET", "/apps/\(api.appId)/channels/presence-room/users")
                 #expect(users.json == ["users": [["id": "ada"], ["id": "bob"]]], "\(users.text)")
                 let list = try await api.call(
-                    "GET", "/apps/\(api.appId)/channels", query: [("filter_by_prefix", "presence-"), ("info", "user_count")])
+                    "GET", "/apps/\(api.appId)/channels",
+                    query: [("filter_by_prefix", "presence-"), ("info", "user_count")])
                 #expect(list.json == ["channels": ["presence-room": ["user_count": 2]]], "\(list.text)")
             }
 
@@ -142,7 +150,8 @@ struct PusherClusterTests {
             let removed = try await ada.nextEvent()
             #expect(removed["event"] == "pusher_internal:member_removed")
             #expect(try data(removed) == ["user_id": "bob"])
-            let users = try await PusherAPIClient(server: nodes[1]).call("GET", "/apps/123456/channels/presence-room/users")
+            let users = try await PusherAPIClient(server: nodes[1]).call(
+                "GET", "/apps/123456/channels/presence-room/users")
             #expect(users.json == ["users": [["id": "ada"]]], "\(users.text)")
         }
     }
@@ -156,7 +165,8 @@ struct PusherClusterTests {
             let bystander = try await PusherTestClient.connect(nodes[1])
             _ = try await bystander.signIn(#"{"id":"dave"}"#)
             let api = PusherAPIClient(server: nodes[0])
-            let terminated = try await api.call("POST", "/apps/\(api.appId)/users/carol/terminate_connections", body: [:])
+            let terminated = try await api.call(
+                "POST", "/apps/\(api.appId)/users/carol/terminate_connections", body: [:])
             #expect(terminated.status == 200, "\(terminated.text)")
             #expect(try await onB.socket.nextClose()?.rawValue == 4009)
             #expect(try await bystander.silence() == nil)
@@ -183,8 +193,10 @@ struct PusherClusterTests {
                 // so that the channel is vacated once, after both left.
                 let api = PusherAPIClient(server: nodes[0])
                 _ = try await eventually {
-                    try await api.call("GET", "/apps/\(api.appId)/channels/lobby", query: [("info", "subscription_count")])
-                        .json?["subscription_count"] == 2
+                    try await api.call(
+                        "GET", "/apps/\(api.appId)/channels/lobby", query: [("info", "subscription_count")]
+                    )
+                    .json?["subscription_count"] == 2
                 }
                 try await bob.send(["event": "pusher:unsubscribe", "data": ["channel": "presence-hooked"]])
                 try await bob.send(["event": "pusher:unsubscribe", "data": ["channel": "lobby"]])
@@ -192,7 +204,8 @@ struct PusherClusterTests {
                 try await ada.send(["event": "pusher:unsubscribe", "data": ["channel": "lobby"]])
                 try await adaAgain.send(["event": "pusher:unsubscribe", "data": ["channel": "presence-hooked"]])
                 let expected = [
-                    "channel_occupied presence-hooked ", "member_added presence-hooked ada", "member_added presence-hooked bob",
+                    "channel_occupied presence-hooked ", "member_added presence-hooked ada",
+                    "member_added presence-hooked bob",
                     "channel_occupied lobby ", "member_removed presence-hooked bob", "channel_vacated lobby ",
                     "member_removed presence-hooked ada", "channel_vacated presence-hooked ",
                 ]
@@ -200,7 +213,8 @@ struct PusherClusterTests {
                 _ = try await eventually {
                     names = try await receiver.events().map { received in
                         let event = received.event
-                        return "\(event["name"]?.stringValue ?? "?") \(event["channel"]?.stringValue ?? "") \(event["user_id"]?.stringValue ?? "")"
+                        return
+                            "\(event["name"]?.stringValue ?? "?") \(event["channel"]?.stringValue ?? "") \(event["user_id"]?.stringValue ?? "")"
                     }
                     return names.count >= expected.count
                 }
@@ -208,7 +222,8 @@ struct PusherClusterTests {
                 try await Task.sleep(for: .milliseconds(500))
                 names = try await receiver.events().map { received in
                     let event = received.event
-                    return "\(event["name"]?.stringValue ?? "?") \(event["channel"]?.stringValue ?? "") \(event["user_id"]?.stringValue ?? "")"
+                    return
+                        "\(event["name"]?.stringValue ?? "?") \(event["channel"]?.stringValue ?? "") \(event["user_id"]?.stringValue ?? "")"
                 }
                 #expect(names.sorted() == expected.sorted(), "\(names)")
                 #expect(try await receiver.events().allSatisfy(\.valid))
@@ -276,18 +291,26 @@ struct PusherClusterTests {
                 for node in nodes {
                     let api = PusherAPIClient(server: node)
                     let info = try await api.call(
-                        "GET", "/apps/\(api.appId)/channels/presence-room", query: [("info", "user_count,subscription_count")])
+                        "GET", "/apps/\(api.appId)/channels/presence-room",
+                        query: [("info", "user_count,subscription_count")])
                     #expect(info.json == ["occupied": true, "user_count": 2, "subscription_count": 2], "\(info.text)")
                     let list = try await api.call("GET", "/apps/\(api.appId)/channels")
-                    #expect(list.json == ["channels": ["presence-room": [:]]], "the dead node's lobby is vacated: \(list.text)")
+                    #expect(
+                        list.json == ["channels": ["presence-room": [:]]],
+                        "the dead node's lobby is vacated: \(list.text)")
                 }
                 func departures() async throws -> [String] {
-                    try await receiver.events().map(\.event).filter { $0["name"] == "member_removed" || $0["name"] == "channel_vacated" }
-                        .map { "\($0["name"]?.stringValue ?? "") \($0["channel"]?.stringValue ?? "") \($0["user_id"]?.stringValue ?? "")" }
+                    try await receiver.events().map(\.event).filter {
+                        $0["name"] == "member_removed" || $0["name"] == "channel_vacated"
+                    }
+                    .map {
+                        "\($0["name"]?.stringValue ?? "") \($0["channel"]?.stringValue ?? "") \($0["user_id"]?.stringValue ?? "")"
+                    }
                 }
                 _ = try await eventually { try await departures().count >= 2 }
                 try await Task.sleep(for: .milliseconds(1500))  // two more beats of each survivor
-                #expect(try await departures().sorted() == ["channel_vacated lobby ", "member_removed presence-room bob"])
+                #expect(
+                    try await departures().sorted() == ["channel_vacated lobby ", "member_removed presence-room bob"])
             }
         } catch {
             await receiver.stop()
@@ -311,12 +334,15 @@ struct PusherClusterTests {
             #expect(try data(removed) == ["user_id": "bob"])
             #expect(ContinuousClock.now - stopping < .seconds(15), "well within the 30-second node timeout")
             let api = PusherAPIClient(server: nodes[0])
-            let info = try await api.call("GET", "/apps/\(api.appId)/channels/presence-room", query: [("info", "user_count")])
+            let info = try await api.call(
+                "GET", "/apps/\(api.appId)/channels/presence-room", query: [("info", "user_count")])
             #expect(info.json == ["occupied": true, "user_count": 1], "\(info.text)")
         }
     }
 
-    @Test("a node the others declared dead while it lived (its beat too slow for their timeout) records its members again")
+    @Test(
+        "a node the others declared dead while it lived (its beat too slow for their timeout) records its members again"
+    )
     func revivedNodesRecordAgain() async throws {
         // Node B beats every 2 s (its own timeout is 6 s); node A declares a node dead after 1 s of silence. A
         // misconfiguration (every node should have the same timeout), which stands in for a node cut off from the
@@ -380,7 +406,8 @@ struct PusherClusterTests {
         let postgres = PrivatePostgres()
         defer { postgres.destroy() }
         let url = try await withoutBlockingThePool { try postgres.start() }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-channel-outage-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "bmob-channel-outage-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var nodes: [TestServer] = []
         do {
@@ -437,11 +464,17 @@ struct PusherClusterTests {
                     (TestServer.applicationId, #"{"k":"event","c":[],"n":"x","d":"no channel"}"#),
                     (TestServer.applicationId, #"{"k":"event","c":["news","bad channel!"],"n":"x","d":"y"}"#),
                     (TestServer.applicationId, #"{"k":"nuke","c":"news","n":"x","d":"y"}"#),
-                    (TestServer.applicationId, #"{"k":"event","c":["news"],"n":"pusher:connection_established","d":"{}"}"#),
+                    (
+                        TestServer.applicationId,
+                        #"{"k":"event","c":["news"],"n":"pusher:connection_established","d":"{}"}"#
+                    ),
                     (TestServer.applicationId, #"{"k":"event","c":["news"],"n":"x","d":"y","x":"not-a-socket"}"#),
                     (TestServer.applicationId, #"{"k":"added","c":"news","u":"public channels have no members"}"#),
                     (TestServer.applicationId, #"{"k":"client","c":"news","n":"client-x","x":"1.1"}"#),
-                    (TestServer.applicationId, #"{"k":"event","c":["news"],"n":"big","d":""# + String(repeating: "x", count: 200_000) + #""}"#),
+                    (
+                        TestServer.applicationId,
+                        #"{"k":"event","c":["news"],"n":"big","d":""# + String(repeating: "x", count: 200_000) + #""}"#
+                    ),
                     (TestServer.applicationId, #"{"k":"terminate","u":""}"#),
                     ("someotherapp00000000000000000001", valid),
                     (TestServer.applicationId, #"{"k":"event","c":["news"],"n":"after","d":"still working"}"#),

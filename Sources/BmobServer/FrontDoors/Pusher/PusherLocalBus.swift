@@ -15,9 +15,12 @@ struct PusherLocalBus: PusherChannelBus {
             var members: PusherPresenceMembers?
             var newMember = false
             if let member {
-                (members, newMember) = try table.join(channel, socket: socket, userId: member.userId, userInfo: member.userInfo)
+                (members, newMember) = try table.join(
+                    channel, socket: socket, userId: member.userId, userInfo: member.userInfo)
             }
-            completion(.success(PusherJoinOutcome(occupied: table.subscribed(channel), newMember: newMember, members: members)))
+            completion(
+                .success(PusherJoinOutcome(occupied: table.subscribed(channel), newMember: newMember, members: members))
+            )
         } catch {
             completion(.failure(error))
         }
@@ -29,7 +32,9 @@ struct PusherLocalBus: PusherChannelBus {
     ) {
         let gone = presence ? table.leave(channel, socket: socket) : nil
         let vacated = table.unsubscribed(channel)
-        completion(PusherLeaveOutcome(applicationId: channel.applicationId, channel: channel.channel, vacated: vacated, goneUserId: gone))
+        completion(
+            PusherLeaveOutcome(
+                applicationId: channel.applicationId, channel: channel.channel, vacated: vacated, goneUserId: gone))
     }
 
     func broadcast(_ applicationId: String, _ messages: [PusherClusterMessage]) async throws {}

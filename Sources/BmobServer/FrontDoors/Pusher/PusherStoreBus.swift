@@ -42,7 +42,9 @@ final class PusherStoreBus: PusherChannelBus {
             switch result {
             case .success(let joined) where joined.full:
                 outcome = .failure(
-                    PusherProtocolError(.presenceLimitReached, "presence channel has its maximum of \(presenceLimits.maximumMembers) members"))
+                    PusherProtocolError(
+                        .presenceLimitReached,
+                        "presence channel has its maximum of \(presenceLimits.maximumMembers) members"))
             case .success(let joined):
                 outcome = .success(
                     PusherJoinOutcome(
@@ -50,7 +52,8 @@ final class PusherStoreBus: PusherChannelBus {
                         members: member == nil ? nil : Self.members(joined.members)))
             case .failure(let error):
                 logger.error("channels: recording a subscription failed: \(error)")
-                outcome = .failure(PusherProtocolError(.unsupportedChannel, "the channel could not be joined now; try again"))
+                outcome = .failure(
+                    PusherProtocolError(.unsupportedChannel, "the channel could not be joined now; try again"))
             }
             loop.execute { completion(outcome) }
         }
@@ -65,9 +68,13 @@ final class PusherStoreBus: PusherChannelBus {
         cluster.leave(subscription) { [logger] result in
             switch result {
             case .success(let left):
-                completion(PusherLeaveOutcome(applicationId: left.applicationId, channel: left.channel, vacated: left.vacated, goneUserId: left.goneUserId))
+                completion(
+                    PusherLeaveOutcome(
+                        applicationId: left.applicationId, channel: left.channel, vacated: left.vacated,
+                        goneUserId: left.goneUserId))
             case .failure(let error):
-                logger.warning("channels: recording an unsubscription failed (tried again after the next heartbeat): \(error)")
+                logger.warning(
+                    "channels: recording an unsubscription failed (tried again after the next heartbeat): \(error)")
             }
         }
     }
@@ -83,9 +90,13 @@ final class PusherStoreBus: PusherChannelBus {
     }
 
     func counts(_ channel: PusherChannelTable.ChannelID) async throws -> (subscriptions: Int, users: Int) {
-        let subscriptions = try await cluster.subscriptionCount(applicationId: channel.applicationId, channel: channel.channel)
+        let subscriptions = try await cluster.subscriptionCount(
+            applicationId: channel.applicationId, channel: channel.channel)
         guard channel.channel.hasPrefix(PusherChannelName.presencePrefix) else { return (subscriptions, 0) }
-        return (subscriptions, try await cluster.members(applicationId: channel.applicationId, channel: channel.channel).count)
+        return (
+            subscriptions,
+            try await cluster.members(applicationId: channel.applicationId, channel: channel.channel).count
+        )
     }
 
     func memberIds(_ channel: PusherChannelTable.ChannelID) async throws -> [String] {
@@ -104,7 +115,9 @@ final class PusherStoreBus: PusherChannelBus {
                 deliver: { [weak gateway, logger] messages in
                     for message in messages {
                         guard let decoded = PusherClusterMessage(decoding: message.body) else {
-                            logger.warning("channels: skipped a malformed message from node \(String(message.node.prefix(64))) (seq \(message.seq))")
+                            logger.warning(
+                                "channels: skipped a malformed message from node \(String(message.node.prefix(64))) (seq \(message.seq))"
+                            )
                             continue
                         }
                         gateway?.deliver(decoded, applicationId: message.applicationId)
@@ -126,10 +139,12 @@ final class PusherStoreBus: PusherChannelBus {
                 memberAdded: { _, channel, member in
                     guard let name = try? PusherChannelName(validating: channel) else { return "" }
                     let info = member.userInfo.flatMap { try? JSONParser.parse(Array($0.utf8)) }
-                    return PusherClusterMessage.memberAdded(channel: name, userId: member.userId, userInfo: info).encoded
+                    return PusherClusterMessage.memberAdded(channel: name, userId: member.userId, userInfo: info)
+                        .encoded
                 },
                 memberRemoved: { leave in
-                    guard let name = try? PusherChannelName(validating: leave.channel), let userId = leave.goneUserId else { return "" }
+                    guard let name = try? PusherChannelName(validating: leave.channel), let userId = leave.goneUserId
+                    else { return "" }
                     return PusherClusterMessage.memberRemoved(channel: name, userId: userId).encoded
                 }))
     }
@@ -142,7 +157,9 @@ final class PusherStoreBus: PusherChannelBus {
     /// records them again, announcing the members and channels that come back.
     private func recordAgain(_ gateway: PusherGateway) {
         let subscriptions = recorded.withLock { Array($0.values) }
-        logger.warning("channels: other nodes had declared this node dead; recording its \(subscriptions.count) subscriptions again")
+        logger.warning(
+            "channels: other nodes had declared this node dead; recording its \(subscriptions.count) subscriptions again"
+        )
         for subscription in subscriptions {
             cluster.join(subscription) { [weak gateway] result in
                 guard case .success(let joined) = result, !joined.full, let gateway,
@@ -172,7 +189,8 @@ final class PusherStoreBus: PusherChannelBus {
 
     /// The cluster's members as the protocol's member list (each user once, with the info it joined with).
     private static func members(_ members: [ChannelClusterMember]) -> PusherPresenceMembers {
-        var list = PusherPresenceMembers(limits: .init(maximumMembers: .max, maximumUserIdLength: .max, maximumUserInfoBytes: .max))
+        var list = PusherPresenceMembers(
+            limits: .init(maximumMembers: .max, maximumUserIdLength: .max, maximumUserInfoBytes: .max))
         for (index, member) in members.enumerated() {
             let info = member.userInfo.flatMap { try? JSONParser.parse(Array($0.utf8)) }
             _ = try? list.add(socket: PusherSocketId(UInt64(index), 0), userId: member.userId, userInfo: info)

@@ -86,7 +86,9 @@ package final class PostgresChannelCluster: @unchecked Sendable {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         stopping.store(true, ordering: .relaxed)
         await Self.offThePool { [reader] in reader.shutdown() }
-        for waiter in waiting.withLock({ waiting in defer { waiting = [] }; return waiting }) { waiter.run() }
+        for waiter in waiting.withLock({ waiting in
+            defer { waiting = [] }; return waiting
+        }) { waiter.run() }
         if handlers.withLock({ $0 != nil }) { await removeOwnConnections() }
         workerOpen.withLock { $0 = false }
         await Self.offThePool { [worker] in worker.shutdown() }
@@ -123,11 +125,16 @@ package final class PostgresChannelCluster: @unchecked Sendable {
     /// every message up to the join (on the worker's or the reader's thread): whatever the server does next (say,
     /// listen to the channel) comes after the messages the members it was given already include, and before
     /// every later one.
-    package func join(_ subscription: ChannelClusterSubscription, completion: @escaping @Sendable (Result<ChannelClusterJoin, StoreError>) -> Void) {
+    package func join(
+        _ subscription: ChannelClusterSubscription,
+        completion: @escaping @Sendable (Result<ChannelClusterJoin, StoreError>) -> Void
+    ) {
         let afterReading: @Sendable (Result<ChannelClusterJoin, StoreError>) -> Void = { [self] result in
             guard case .success(let joined) = result else { return completion(result) }
             let now: Bool = waiting.withLock { waiting in
-                guard delivered.load(ordering: .relaxed) < joined.logPosition, !stopping.load(ordering: .relaxed) else { return true }
+                guard delivered.load(ordering: .relaxed) < joined.logPosition, !stopping.load(ordering: .relaxed) else {
+                    return true
+                }
                 waiting.append((joined.logPosition, { completion(result) }))
                 return false
             }
@@ -145,7 +152,10 @@ package final class PostgresChannelCluster: @unchecked Sendable {
     /// Removes `subscription` and calls `completion` (on the worker thread) with what it changed. A leave that
     /// fails is tried again after each heartbeat until it succeeds (its outcome then goes to ``Handlers/reaped``),
     /// unless the same connection joins the channel again first.
-    package func leave(_ subscription: ChannelClusterSubscription, completion: @escaping @Sendable (Result<ChannelClusterLeave, StoreError>) -> Void) {
+    package func leave(
+        _ subscription: ChannelClusterSubscription,
+        completion: @escaping @Sendable (Result<ChannelClusterLeave, StoreError>) -> Void
+    ) {
         onWorker({ [self] result in
             if case .failure = result {
                 failedLeaves.withLock { failed in
@@ -172,7 +182,8 @@ package final class PostgresChannelCluster: @unchecked Sendable {
                 do {
                     let outcome = try withWorkerConnection { connection in
                         try PostgresChannelTables.leave(
-                            connection, node: configuration.node, subscription, memberRemoved: currentHandlers.memberRemoved)
+                            connection, node: configuration.node, subscription,
+                            memberRemoved: currentHandlers.memberRemoved)
                     }
                     if outcome.vacated || outcome.goneUserId != nil { outcomes.append(outcome) }
                 } catch {
@@ -204,7 +215,9 @@ package final class PostgresChannelCluster: @unchecked Sendable {
 
     /// Appends messages without waiting; a failure is reported to `failed` (on the worker thread, or at once when
     /// too many wait). Posts that queue up while the worker is busy are appended together, in one transaction.
-    package func post(_ messages: [(applicationId: String, body: String)], failed: @escaping @Sendable (StoreError) -> Void) {
+    package func post(
+        _ messages: [(applicationId: String, body: String)], failed: @escaping @Sendable (StoreError) -> Void
+    ) {
         let schedule: Bool? = outbox.withLock { outbox in
             guard outbox.messages.count + messages.count <= Self.maximumQueuedMessages else { return nil }
             outbox.messages += messages
@@ -226,7 +239,9 @@ package final class PostgresChannelCluster: @unchecked Sendable {
                     }
                 }
             } catch {
-                let failure = error as? StoreError ?? StoreError(.internal, "appending channel messages failed", underlying: error)
+                let failure =
+                    error as? StoreError
+                    ?? StoreError(.internal, "appending channel messages failed", underlying: error)
                 for failed in failures { failed(failure) }
             }
         }
@@ -261,7 +276,9 @@ package final class PostgresChannelCluster: @unchecked Sendable {
     }
 
     private var currentHandlers: Handlers {
-        guard let handlers = handlers.withLock({ $0 }) else { preconditionFailure("the channel cluster was not started") }
+        guard let handlers = handlers.withLock({ $0 }) else {
+            preconditionFailure("the channel cluster was not started")
+        }
         return handlers
     }
 
@@ -367,7 +384,8 @@ package final class PostgresChannelCluster: @unchecked Sendable {
     private func readerConnected() throws(StoreError) -> PostgresConnection {
         if let readerConnection, !readerConnection.isBroken { return readerConnection }
         readerConnection?.close()
-        let opened = try PostgresConnection(url: configuration.listenURL ?? configuration.url, applicationName: "bmob-channels-listener")
+        let opened = try PostgresConnection(
+            url: configuration.listenURL ?? configuration.url, applicationName: "bmob-channels-listener")
         try opened.execute("LISTEN \(PostgresChannelTables.notifyChannel)")
         readerConnection = opened
         return opened
@@ -406,7 +424,8 @@ package final class PostgresChannelCluster: @unchecked Sendable {
         }
         retryFailedLeaves()
         let timeout = configuration.nodeTimeoutSeconds
-        let dead = try PostgresChannelTables.staleNodes(connection, except: configuration.node, timeout: timeout)
+        let dead =
+            try PostgresChannelTables.staleNodes(connection, except: configuration.node, timeout: timeout)
             + PostgresChannelTables.orphanedNodes(connection, except: configuration.node, timeout: timeout)
         for dead in dead {
             let leaves = try PostgresChannelTables.reap(

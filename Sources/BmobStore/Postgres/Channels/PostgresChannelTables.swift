@@ -55,7 +55,9 @@ enum PostgresChannelTables {
     }
 
     /// Appends messages (inside ``locked(_:_:)``) and wakes the readers when the transaction commits.
-    static func append(_ connection: PostgresConnection, node: String, _ messages: [(applicationId: String, body: String)]) throws {
+    static func append(
+        _ connection: PostgresConnection, node: String, _ messages: [(applicationId: String, body: String)]
+    ) throws {
         guard !messages.isEmpty else { return }
         for message in messages {
             try connection.run(
@@ -73,8 +75,10 @@ enum PostgresChannelTables {
     ) throws -> ChannelClusterJoin {
         try locked(connection) {
             let key: [SQLValue] = [.text(subscription.applicationId), .text(subscription.channel)]
-            let occupied = try connection.firstRow(
-                "SELECT EXISTS (SELECT 1 FROM \(members) WHERE app = ? AND channel = ?)", key) { $0.bool(0) } != true
+            let occupied =
+                try connection.firstRow(
+                    "SELECT EXISTS (SELECT 1 FROM \(members) WHERE app = ? AND channel = ?)", key
+                ) { $0.bool(0) } != true
             var current: [ChannelClusterMember] = []
             var newMember = false
             if let member = subscription.member {
@@ -113,19 +117,25 @@ enum PostgresChannelTables {
         try locked(connection) {
             let key: [SQLValue] = [.text(subscription.applicationId), .text(subscription.channel)]
             var outcome = ChannelClusterLeave(
-                applicationId: subscription.applicationId, channel: subscription.channel, vacated: false, goneUserId: nil)
-            guard let userId = try connection.firstRow(
-                "DELETE FROM \(members) WHERE app = ? AND channel = ? AND node = ? AND socket = ? RETURNING user_id",
-                key + [.text(node), .text(subscription.socket)], { $0.text(0) })
+                applicationId: subscription.applicationId, channel: subscription.channel, vacated: false,
+                goneUserId: nil)
+            guard
+                let userId = try connection.firstRow(
+                    "DELETE FROM \(members) WHERE app = ? AND channel = ? AND node = ? AND socket = ? RETURNING user_id",
+                    key + [.text(node), .text(subscription.socket)], { $0.text(0) })
             else { return outcome }
             if let userId {
-                let stays = try connection.firstRow(
-                    "SELECT EXISTS (SELECT 1 FROM \(members) WHERE app = ? AND channel = ? AND user_id = ?)",
-                    key + [.text(userId)]) { $0.bool(0) } == true
+                let stays =
+                    try connection.firstRow(
+                        "SELECT EXISTS (SELECT 1 FROM \(members) WHERE app = ? AND channel = ? AND user_id = ?)",
+                        key + [.text(userId)]
+                    ) { $0.bool(0) } == true
                 if !stays { outcome.goneUserId = userId }
             }
-            outcome.vacated = try connection.firstRow(
-                "SELECT EXISTS (SELECT 1 FROM \(members) WHERE app = ? AND channel = ?)", key) { $0.bool(0) } != true
+            outcome.vacated =
+                try connection.firstRow(
+                    "SELECT EXISTS (SELECT 1 FROM \(members) WHERE app = ? AND channel = ?)", key
+                ) { $0.bool(0) } != true
             if outcome.goneUserId != nil {
                 try append(connection, node: node, [(subscription.applicationId, memberRemoved(outcome))])
             }
@@ -149,7 +159,9 @@ enum PostgresChannelTables {
                 // without a heartbeat row at all is one whose rows outlived its removal (a join that was under way
                 // as it was removed, then no beat): those go too.
                 if removed == 0 {
-                    let beating = try connection.firstRow("SELECT EXISTS (SELECT 1 FROM \(nodes) WHERE node = ?)", [.text(gone)]) {
+                    let beating = try connection.firstRow(
+                        "SELECT EXISTS (SELECT 1 FROM \(nodes) WHERE node = ?)", [.text(gone)]
+                    ) {
                         $0.bool(0)
                     }
                     guard beating == false else { return [] }
@@ -170,13 +182,17 @@ enum PostgresChannelTables {
                 ORDER BY g.app, g.channel, g.user_id
                 """, [.text(gone), .text(gone), .text(gone)]
             ) { row in
-                (app: row.text(0) ?? "", channel: row.text(1) ?? "", userId: row.text(2), vacated: row.bool(3), userGone: row.bool(4))
+                (
+                    app: row.text(0) ?? "", channel: row.text(1) ?? "", userId: row.text(2), vacated: row.bool(3),
+                    userGone: row.bool(4)
+                )
             }
             var outcomes: [ChannelClusterLeave] = []
             var vacated = Set<[String]>()
             for leave in leaves {
                 if leave.userGone, let userId = leave.userId {
-                    outcomes.append(.init(applicationId: leave.app, channel: leave.channel, vacated: false, goneUserId: userId))
+                    outcomes.append(
+                        .init(applicationId: leave.app, channel: leave.channel, vacated: false, goneUserId: userId))
                 }
                 if leave.vacated { vacated.insert([leave.app, leave.channel]) }
             }
@@ -191,7 +207,9 @@ enum PostgresChannelTables {
     }
 
     /// A presence channel's members across the cluster, by user id.
-    static func presence(_ connection: PostgresConnection, _ applicationId: String, _ channel: String) throws -> [ChannelClusterMember] {
+    static func presence(_ connection: PostgresConnection, _ applicationId: String, _ channel: String) throws
+        -> [ChannelClusterMember]
+    {
         try connection.rows(
             """
             SELECT DISTINCT ON (user_id) user_id, user_info FROM \(members)
@@ -201,10 +219,13 @@ enum PostgresChannelTables {
     }
 
     /// A channel's connections across the cluster.
-    static func subscriptionCount(_ connection: PostgresConnection, _ applicationId: String, _ channel: String) throws -> Int {
-        Int(try connection.firstRow(
-            "SELECT count(*) FROM \(members) WHERE app = ? AND channel = ?", [.text(applicationId), .text(channel)]
-        ) { $0.int64(0) } ?? 0)
+    static func subscriptionCount(_ connection: PostgresConnection, _ applicationId: String, _ channel: String) throws
+        -> Int
+    {
+        Int(
+            try connection.firstRow(
+                "SELECT count(*) FROM \(members) WHERE app = ? AND channel = ?", [.text(applicationId), .text(channel)]
+            ) { $0.int64(0) } ?? 0)
     }
 
     /// An app's occupied channels across the cluster.
@@ -214,7 +235,10 @@ enum PostgresChannelTables {
             SELECT channel, count(*), count(DISTINCT user_id) FROM \(members) WHERE app = ?
             GROUP BY channel ORDER BY channel
             """, [.text(applicationId)]
-        ) { ChannelClusterChannel(name: $0.text(0) ?? "", subscriptionCount: Int($0.int64(1)), userCount: Int($0.int64(2))) }
+        ) {
+            ChannelClusterChannel(
+                name: $0.text(0) ?? "", subscriptionCount: Int($0.int64(1)), userCount: Int($0.int64(2)))
+        }
     }
 
     /// Records this node's heartbeat; returns whether its row was missing (first start, or other nodes declared
@@ -239,7 +263,8 @@ enum PostgresChannelTables {
     /// Nodes without a heartbeat row whose connections were recorded more than `timeout` seconds ago: rows that
     /// outlived their node's removal (a live node records its connections again within a beat of finding its row
     /// gone, so its rows are never that old without one).
-    static func orphanedNodes(_ connection: PostgresConnection, except node: String, timeout: Double) throws -> [String] {
+    static func orphanedNodes(_ connection: PostgresConnection, except node: String, timeout: Double) throws -> [String]
+    {
         try connection.rows(
             """
             SELECT DISTINCT m.node FROM \(members) m
@@ -270,6 +295,9 @@ enum PostgresChannelTables {
             SELECT seq, node, app, CASE WHEN octet_length(body) <= ? THEN body ELSE '' END FROM \(log)
             WHERE seq > ? ORDER BY seq LIMIT \(limit)
             """, [.integer(Int64(maximumBytes)), .integer(seq)]
-        ) { ChannelClusterMessage(seq: $0.int64(0), node: $0.text(1) ?? "", applicationId: $0.text(2) ?? "", body: $0.text(3) ?? "") }
+        ) {
+            ChannelClusterMessage(
+                seq: $0.int64(0), node: $0.text(1) ?? "", applicationId: $0.text(2) ?? "", body: $0.text(3) ?? "")
+        }
     }
 }
