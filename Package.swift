@@ -116,6 +116,7 @@ if fuzz {
     let fuzzTargets = [
         "HTTPParser", "WhereParser", "BQLParser", "Regex",
         "NativeEnvelope", "WebSocketFrame", "SocketIOPacket", "S3XML", "SigV4Authorization", "PusherFrame", "SyncMessage",
+        "PusherClusterMessage",
     ]
     for name in fuzzTargets {
         targets.append(

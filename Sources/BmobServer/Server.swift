@@ -1,3 +1,4 @@
+import BmobCrypto
 import BmobHTTP
 package import BmobIO
 import BmobStore
@@ -22,6 +23,8 @@ package final class Server: Sendable {
     private let feeds: RealtimeFeeds
     /// The socket.io door, for server-side events (``SocketIOGateway/publish(_:)``).
     package let socketIO: SocketIOGateway
+    /// The channels door (Pusher protocol).
+    package let channels: PusherGateway
     /// The development app created because the data folder had none, if that happened on this start.
     package let createdDevelopmentApp: App?
     /// The local provider's multipart uploads (their part counter shows what a resumed upload sent).
@@ -39,8 +42,9 @@ package final class Server: Sendable {
 
     private init(
         context: ServerContext, http: HTTPServer, feeds: RealtimeFeeds, socketIO: SocketIOGateway,
-        createdDevelopmentApp: App?, fileUploads: LocalMultipartUploads
+        channels: PusherGateway, createdDevelopmentApp: App?, fileUploads: LocalMultipartUploads
     ) {
+        self.channels = channels
         self.fileUploads = fileUploads
         self.context = context
         self.http = http
@@ -185,7 +189,23 @@ package final class Server: Sendable {
             feeds: feeds, apps: apps, configuration: configuration, logger: logger, clock: loopClock,
             handshakeKey: handshakeKey, serverClock: clock)
         socketIO.register(in: &router)
-        let channels = PusherGateway(apps: apps, clock: clock, logger: logger)
+        // On PostgreSQL, channels span every node sharing the database; on SQLite they are this node's.
+        var cluster: PostgresChannelCluster?
+        if case .postgres(let url) = configuration.storage {
+            cluster = PostgresChannelCluster(
+                .init(
+                    url: url, listenURL: configuration.databaseListenURL, node: SecureRandom.hex(byteCount: 8),
+                    nodeTimeoutSeconds: Double(configuration.channelNodeTimeoutSeconds)))
+        }
+        let channels = PusherGateway(apps: apps, clock: clock, logger: logger, cluster: cluster)
+        do {
+            try await channels.start()
+        } catch {
+            await channels.stop()
+            await apps.close()
+            pool.shutdown()
+            throw error
+        }
         channels.register(in: &router)
         PusherAPIRoutes.register(in: &router, gateway: channels)
         let responder = BmobResponder(router: router, server: context)
@@ -207,13 +227,14 @@ package final class Server: Sendable {
         do {
             http = try await HTTPServer.start(configuration: httpConfiguration, responder: responder)
         } catch {
+            await channels.stop()
             await apps.close()
             pool.shutdown()
             throw error
         }
         let server = Server(
-            context: context, http: http, feeds: feeds, socketIO: socketIO, createdDevelopmentApp: createdApp,
-            fileUploads: uploads)
+            context: context, http: http, feeds: feeds, socketIO: socketIO, channels: channels,
+            createdDevelopmentApp: createdApp, fileUploads: uploads)
         context.setListeningURL(server.baseURL)
         return server
     }
@@ -234,6 +255,7 @@ package final class Server: Sendable {
             group.addTask {
                 await self.stopRequested()
                 await self.http.shutdown()
+                await self.channels.stop()
                 self.feeds.shutdown()
             }
         }
@@ -248,6 +270,7 @@ package final class Server: Sendable {
             return await closed()
         }
         await http.shutdown()
+        await channels.stop()
         feeds.shutdown()
         await closeResources()
     }

@@ -91,6 +91,9 @@ package struct ServerConfiguration: Sendable, Equatable {
     /// How old a journal entry must be before an app's retention may prune it, in seconds: realtime feeds and
     /// other nodes read entries moments after their commit.
     package var historyPruneGraceSeconds = 600
+    /// On PostgreSQL, how old a server node's channel heartbeat may grow before the other nodes declare it dead and
+    /// remove its channel connections (announcing the presence members who left with them), in seconds.
+    package var channelNodeTimeoutSeconds = 30
 
     package init() {}
 
@@ -295,6 +298,9 @@ package struct ServerConfiguration: Sendable, Equatable {
         Setting(key: "historyPruneGraceSeconds", environment: "BMOB_HISTORY_PRUNE_GRACE_SECONDS", flag: "--history-prune-grace-seconds", help: "how old a change must be before retention may prune it (default 600)") { config, value throws(ConfigurationError) in
             config.historyPruneGraceSeconds = try integer(value, key: "historyPruneGraceSeconds", range: 0...86_400 * 365)
         },
+        Setting(key: "channelNodeTimeoutSeconds", environment: "BMOB_CHANNEL_NODE_TIMEOUT_SECONDS", flag: "--channel-node-timeout-seconds", help: "on PostgreSQL, seconds after which a silent server node's channel connections and presence members are removed (default 30)") { config, value throws(ConfigurationError) in
+            config.channelNodeTimeoutSeconds = try integer(value, key: "channelNodeTimeoutSeconds", range: 1...3600)
+        },
         Setting(key: "fileDownloads", environment: "BMOB_FILE_DOWNLOADS", flag: "--file-downloads", help: "public (default): a file's URL serves it; signed: only URLs signed by POST /2/signedFileURLs do") { config, value throws(ConfigurationError) in
             switch value.trimmingSpaces() {
             case "public": config.files.signedDownloads = false
@@ -381,5 +387,6 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.files == rhs.files
             && lhs.historyPruneIntervalSeconds == rhs.historyPruneIntervalSeconds
             && lhs.historyPruneGraceSeconds == rhs.historyPruneGraceSeconds
+            && lhs.channelNodeTimeoutSeconds == rhs.channelNodeTimeoutSeconds
     }
 }

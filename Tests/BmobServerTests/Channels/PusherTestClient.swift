@@ -26,7 +26,13 @@ final class PusherTestClient: @unchecked Sendable {
 
     /// Opens the connection and reads its `connection_established`.
     static func connect(_ server: TestServer, prefix: String = "pusher") async throws -> PusherTestClient {
-        let client = try await open(server, query: "protocol=7&prefix=\(prefix)", prefix: prefix)
+        try await connect(port: server.port, prefix: prefix)
+    }
+
+    /// Opens the connection to the server on `port` (another process, say) and reads its `connection_established`.
+    static func connect(port: Int, prefix: String = "pusher") async throws -> PusherTestClient {
+        let socket = try await TestWebSocket.connect(port: port, path: "/app/\(TestServer.channels.key)?protocol=7&prefix=\(prefix)")
+        let client = PusherTestClient(socket: socket, prefix: prefix)
         let first = try await client.next()
         guard first["event"]?.stringValue == "\(prefix):connection_established",
             let data = first["data"]?.stringValue, let id = try JSONParser.parse(data)["socket_id"]?.stringValue

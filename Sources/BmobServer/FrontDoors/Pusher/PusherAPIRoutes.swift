@@ -1,4 +1,5 @@
 import BmobHTTP
+import BmobServerCodecs
 import BmobWire
 
 /// The channels HTTP API, signed with the app's channel key and secret as Pusher's server libraries sign it:
@@ -17,7 +18,7 @@ package enum PusherAPIRoutes {
     package static func register(in router: inout BmobRouter, gateway: PusherGateway) {
         let bodyLimit = 128 * 1024
         router.open(.post, "/apps/:id/events", bodyLimit: bodyLimit) { request in
-            try answer {
+            try await answer {
                 let applicationId = try authenticate(request, gateway: gateway)
                 let body = try object(request.http.body)
                 let channels: [JSONValue]
@@ -32,12 +33,12 @@ package enum PusherAPIRoutes {
                     throw APIError(400, "an event names 1 to \(maximumChannels) channels")
                 }
                 let event = try Event(body, channels: channels)
-                event.publish(applicationId: applicationId, gateway: gateway)
+                try await publish([event], applicationId: applicationId, gateway: gateway)
                 return [:]
             }
         }
         router.open(.post, "/apps/:id/batch_events", bodyLimit: bodyLimit) { request in
-            try answer {
+            try await answer {
                 let applicationId = try authenticate(request, gateway: gateway)
                 guard let batch = try object(request.http.body)["batch"]?.arrayValue else {
                     throw APIError(400, "batch must be an array of events")
@@ -50,12 +51,12 @@ package enum PusherAPIRoutes {
                     }
                     return try Event(members, channels: [channel])
                 }
-                for event in events { event.publish(applicationId: applicationId, gateway: gateway) }
+                try await publish(events, applicationId: applicationId, gateway: gateway)
                 return [:]
             }
         }
         router.open(.get, "/apps/:id/channels") { request in
-            try answer {
+            try await answer {
                 let applicationId = try authenticate(request, gateway: gateway)
                 let prefix = request.http.query("filter_by_prefix") ?? ""
                 let info = Set((request.http.query("info") ?? "").split(separator: ",").map(String.init))
@@ -63,44 +64,47 @@ package enum PusherAPIRoutes {
                     throw APIError(400, "info=user_count needs filter_by_prefix=presence-")
                 }
                 var channels: [String: JSONValue] = [:]
-                for (name, users) in gateway.table.occupiedChannels(of: applicationId) where name.hasPrefix(prefix) {
+                for (name, users) in try await unavailable({ try await gateway.bus.occupiedChannels(of: applicationId) })
+                where name.hasPrefix(prefix) {
                     channels[name] = info.contains("user_count") ? ["user_count": .int(Int64(users ?? 0))] : [:]
                 }
                 return ["channels": .object(channels)]
             }
         }
         router.open(.get, "/apps/:id/channels/:name") { request in
-            try answer {
+            try await answer {
                 let applicationId = try authenticate(request, gateway: gateway)
                 let channel = try channelName(request.parameter("name"))
                 let id = PusherChannelTable.ChannelID(applicationId: applicationId, channel: channel.rawValue)
                 let info = Set((request.http.query("info") ?? "").split(separator: ",").map(String.init))
-                let subscriptions = gateway.table.subscriptionCount(id)
-                var answer: [String: JSONValue] = ["occupied": .bool(subscriptions > 0)]
-                if info.contains("user_count") {
-                    guard channel.kind == .presence else { throw APIError(400, "user_count is for presence channels") }
-                    answer["user_count"] = .int(Int64(gateway.table.members(id)?.count ?? 0))
+                if info.contains("user_count"), channel.kind != .presence {
+                    throw APIError(400, "user_count is for presence channels")
                 }
+                let (subscriptions, users) = try await unavailable { try await gateway.bus.counts(id) }
+                var answer: [String: JSONValue] = ["occupied": .bool(subscriptions > 0)]
+                if info.contains("user_count") { answer["user_count"] = .int(Int64(users)) }
                 if info.contains("subscription_count") { answer["subscription_count"] = .int(Int64(subscriptions)) }
                 return .object(answer)
             }
         }
         router.open(.get, "/apps/:id/channels/:name/users") { request in
-            try answer {
+            try await answer {
                 let applicationId = try authenticate(request, gateway: gateway)
                 let channel = try channelName(request.parameter("name"))
                 guard channel.kind == .presence else { throw APIError(400, "users are listed for presence channels only") }
-                let members = gateway.table.members(.init(applicationId: applicationId, channel: channel.rawValue))
-                return ["users": .array((members?.ids ?? []).map { ["id": .string($0)] })]
+                let ids = try await unavailable {
+                    try await gateway.bus.memberIds(.init(applicationId: applicationId, channel: channel.rawValue))
+                }
+                return ["users": .array(ids.map { ["id": .string($0)] })]
             }
         }
         for pattern in ["/apps/:id/users/:user/terminate_connections", "/users/:user/terminate_connections"] {
             router.open(.post, pattern, bodyLimit: bodyLimit) { request in
-                try answer {
+                try await answer {
                     let applicationId = try authenticate(request, gateway: gateway)
                     let user = request.parameter("user")
                     guard !user.isEmpty, user.utf8.count <= 200 else { throw APIError(400, "invalid user id") }
-                    gateway.terminate(applicationId: applicationId, userId: user)
+                    try await unavailable { try await gateway.broadcast(applicationId, [.terminate(userId: user)]) }
                     return [:]
                 }
             }
@@ -146,12 +150,23 @@ package enum PusherAPIRoutes {
             }
         }
 
-        func publish(applicationId: String, gateway: PusherGateway) {
-            for channel in channels {
-                gateway.publishInternal(applicationId: applicationId, channel: channel, excluding: excluded) { messages in
-                    messages.event(name, channel: channel, data: .string(data))
-                }
-            }
+        /// The event as a message for every node.
+        var message: PusherClusterMessage {
+            .event(channels: channels, name: name, data: data, excluded: excluded)
+        }
+    }
+
+    /// Delivers checked events to this node's sockets and hands them to the other nodes.
+    private static func publish(_ events: [Event], applicationId: String, gateway: PusherGateway) async throws(APIError) {
+        try await unavailable { try await gateway.broadcast(applicationId, events.map(\.message)) }
+    }
+
+    /// Runs `body`; a failure of the store behind the bus (other nodes out of reach) is a 503.
+    private static func unavailable<T>(_ body: () async throws -> T) async throws(APIError) -> T {
+        do {
+            return try await body()
+        } catch {
+            throw APIError(503, "the channel state of the other server nodes cannot be reached now")
         }
     }
 
@@ -186,9 +201,9 @@ package enum PusherAPIRoutes {
     }
 
     /// Runs `body` and answers its JSON, or its refusal.
-    private static func answer(_ body: () throws -> JSONValue) throws -> HTTPResponse {
+    private static func answer(_ body: () async throws -> JSONValue) async throws -> HTTPResponse {
         do {
-            return .json(try body())
+            return .json(try await body())
         } catch let error as APIError {
             return BmobAPIError.body(status: HTTPStatus(code: error.status), code: error.status, message: error.message)
         }

@@ -1,5 +1,6 @@
 import BmobHTTP
 import BmobIO
+import BmobServerCodecs
 import BmobWire
 
 /// One Pusher-protocol connection (`/app/{key}`): announces its socket id, answers pings, subscribes to public,
@@ -31,6 +32,8 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
     private var userId: String?
     /// The presence user id of each presence channel joined.
     private var presenceUserIds: [String: String] = [:]
+    /// Presence channels whose join the cluster has not answered yet.
+    private var joining: Set<String> = []
     /// Client events in the current second, and when it began (the loop's clock, nanoseconds).
     private var clientEventCount = 0
     private var clientEventWindow: UInt64 = 0
@@ -71,6 +74,14 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
             PusherProtocolError(
                 .invalidSignature, "the connection did not sign in within \(gateway.signinTimeoutSeconds) seconds",
                 code: .connectionUnauthorized, closesConnection: true))
+    }
+
+    /// Graceful shutdown: `{prefix}:error` 4200 and a close with it, so clients reconnect at once (to another node,
+    /// or to this one once it is back) instead of backing off as they do after 1001.
+    func webSocketShuttingDown(_ socket: WebSocketConnection) -> (code: WebSocketCloseCode, reason: String)? {
+        let code = PusherCloseCode.genericReconnectImmediately
+        send(messages.error(code: code, message: "server shutting down; reconnect"))
+        return (code.webSocketCloseCode, "server shutting down")
     }
 
     func webSocketUnresponsive(_ socket: WebSocketConnection) -> (code: WebSocketCloseCode, reason: String)? {
@@ -154,63 +165,59 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
                 }
             }
         }
-        if channel.kind == .presence, let channelData {
-            let member = try PusherChannelData(parsing: channelData)
-            let (members, isNew) = try gateway.table.join(id, socket: socketId, userId: member.userId, userInfo: member.userInfo)
-            presenceUserIds[channel.rawValue] = member.userId
-            attach(channel, id)
-            if isNew {
-                gateway.publishInternal(applicationId: applicationId, channel: channel, excluding: socketId) { messages in
-                    messages.memberAdded(channel: channel, userId: member.userId, userInfo: member.userInfo)
-                }
-                gateway.notify(applicationId, ["name": "member_added", "channel": .string(channel.rawValue), "user_id": .string(member.userId)])
-            }
-            send(messages.subscriptionSucceeded(channel: channel, members: members))
-        } else {
-            attach(channel, id)
-            send(messages.subscriptionSucceeded(channel: channel))
-            announceSubscriptionCount(channel, id)
-        }
-    }
-
-    private func attach(_ channel: PusherChannelName, _ id: PusherChannelTable.ChannelID) {
+        let member = try channel.kind == .presence ? channelData.map(PusherChannelData.init(parsing:)) : nil
         guard let socket else { return }
         channels[channel.rawValue] = channel
-        if gateway.table.subscribed(id) {
-            gateway.notify(applicationId, ["name": "channel_occupied", "channel": .string(channel.rawValue)])
+        if let member {
+            presenceUserIds[channel.rawValue] = member.userId
+            joining.insert(channel.rawValue)
+            // On one node this completes at once; on several, once the cluster recorded the member (the members
+            // listed in `subscription_succeeded` are the cluster's).
+            let session = LoopBound(self, loop: socket.loop)
+            gateway.bus.join(id, socket: socketId, member: member, countsSubscriptions: false, on: socket.loop) { result in
+                session.value.joined(channel, as: member, result)
+            }
+        } else {
+            gateway.hub.subscribe(self, to: gateway.key(applicationId, channel, prefix), on: socket.loop)
+            send(messages.subscriptionSucceeded(channel: channel))
+            let gateway = gateway, applicationId = applicationId
+            let counts = gateway.countsSubscriptions(applicationId, channel)
+            gateway.bus.join(id, socket: socketId, member: nil, countsSubscriptions: counts, on: socket.loop) { result in
+                guard case .success(let outcome) = result else { return }
+                gateway.announce(outcome, applicationId: applicationId, channel: channel, member: nil, excluding: nil)
+            }
         }
-        gateway.hub.subscribe(self, to: gateway.key(applicationId, channel, prefix), on: socket.loop)
     }
 
-    /// Tells a public or private channel's subscribers how many there are now, when the app asks for it (presence
-    /// channels have their members instead).
-    private func announceSubscriptionCount(_ channel: PusherChannelName, _ id: PusherChannelTable.ChannelID) {
-        guard channel.kind != .presence, channel.serverToUserId == nil,
-            gateway.credentials(of: applicationId)?.subscriptionCount == true
-        else { return }
-        let count = gateway.table.subscriptionCount(id)
-        guard count > 0 else { return }
-        gateway.publishInternal(applicationId: applicationId, channel: channel, excluding: nil) { messages in
-            messages.subscriptionCount(channel: channel, count: count)
+    /// A presence join's outcome: announced whatever became of the connection meanwhile (the cluster has the
+    /// member until the leave queued behind the join), answered when the connection still wants the channel.
+    private func joined(_ channel: PusherChannelName, as member: PusherChannelData, _ result: Result<PusherJoinOutcome, PusherProtocolError>) {
+        let wanted = joining.remove(channel.rawValue) != nil
+        switch result {
+        case .success(let outcome):
+            gateway.announce(outcome, applicationId: applicationId, channel: channel, member: member, excluding: socketId)
+            guard wanted, let socket else { return }
+            gateway.hub.subscribe(self, to: gateway.key(applicationId, channel, prefix), on: socket.loop)
+            let members = outcome.members ?? PusherPresenceMembers()
+            send(messages.subscriptionSucceeded(channel: channel, members: members))
+        case .failure(let error):
+            guard wanted else { return }
+            channels[channel.rawValue] = nil
+            presenceUserIds[channel.rawValue] = nil
+            if error.closesConnection { fail(error) } else { send(messages.error(error)) }
         }
     }
 
-    /// Leaves `channel` (already taken out of ``channels``): the hub, the counts and, on presence, the members.
+    /// Leaves `channel` (already taken out of ``channels``): the hub, and the bus's counts and members.
     private func leave(_ channel: PusherChannelName) {
         if let loop = socket?.loop { gateway.hub.unsubscribe(self, from: gateway.key(applicationId, channel, prefix), on: loop) }
+        joining.remove(channel.rawValue)
         let id = PusherChannelTable.ChannelID(applicationId: applicationId, channel: channel.rawValue)
-        if channel.kind == .presence, presenceUserIds.removeValue(forKey: channel.rawValue) != nil,
-            let gone = gateway.table.leave(id, socket: socketId)
-        {
-            gateway.publishInternal(applicationId: applicationId, channel: channel, excluding: socketId) { messages in
-                messages.memberRemoved(channel: channel, userId: gone)
-            }
-            gateway.notify(applicationId, ["name": "member_removed", "channel": .string(channel.rawValue), "user_id": .string(gone)])
-        }
-        if gateway.table.unsubscribed(id) {
-            gateway.notify(applicationId, ["name": "channel_vacated", "channel": .string(channel.rawValue)])
-        } else {
-            announceSubscriptionCount(channel, id)
+        let presence = channel.kind == .presence && presenceUserIds.removeValue(forKey: channel.rawValue) != nil
+        let gateway = gateway, socketId = socketId
+        let counts = !presence && gateway.countsSubscriptions(applicationId, channel)
+        gateway.bus.leave(id, socket: socketId, presence: presence, countsSubscriptions: counts) { outcome in
+            gateway.announce(outcome, excluding: socketId)
         }
     }
 
@@ -231,7 +238,7 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
         guard gateway.credentials(of: applicationId)?.clientEvents == true else {
             throw PusherProtocolError(.unknownEvent, "client events are not enabled for this app", code: .clientEventRejected)
         }
-        guard channel.allowsClientEvents, channels[channel.rawValue] != nil else {
+        guard channel.allowsClientEvents, channels[channel.rawValue] != nil, !joining.contains(channel.rawValue) else {
             throw PusherProtocolError(.unsupportedChannel, "client events go only to private and presence channels the connection is subscribed to")
         }
         guard let loop = socket?.loop else { return }
@@ -246,9 +253,7 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
                 closesConnection: true)
         }
         let sender = presenceUserIds[channel.rawValue]
-        gateway.publishInternal(applicationId: applicationId, channel: channel, excluding: socketId) { messages in
-            messages.clientEvent(name, channel: channel, data: data, senderUserId: sender)
-        }
+        gateway.publish(applicationId, [.clientEvent(channel: channel, name: name, data: data, senderUserId: sender, excluded: socketId)])
         var event: [String: JSONValue] = [
             "name": "client_event", "channel": .string(channel.rawValue), "event": .string(name),
             "data": .string(data.map { $0.stringValue ?? $0.jsonString } ?? ""), "socket_id": .string(socketId.description),
