@@ -69,7 +69,8 @@ package final class WebSocketConnection: ChannelHandler, ConnectionTimerOwner {
         send(encodedFrame: WebSocketFrame(opcode: .text, payload: Array(text.utf8)).encoded())
     }
 
-    /// Sends a frame already encoded (unmasked), so one encoding can serve many connections.
+    /// Sends one or more frames already encoded (unmasked), so one encoding can serve many connections and frames
+    /// queued together go out in one write.
     ///
     /// - Returns: whether it was queued; `false` when the connection is closing or the queue was full (the
     ///   connection is then being closed with 1008).

@@ -86,6 +86,36 @@ struct PusherClusterTests {
         }
     }
 
+    /// The next `subscription_count` on `client`, skipping other frames.
+    private func nextCount(_ client: PusherTestClient) async throws -> Int64? {
+        while true {
+            let frame = try await client.nextEvent()
+            guard frame["event"]?.stringValue == "\(client.prefix)_internal:subscription_count" else { continue }
+            return try data(frame)["subscription_count"]?.int64Value
+        }
+    }
+
+    @Test("subscription counts count every node's connections and reach every node, in the order of the changes")
+    func subscriptionCountsCrossNodes() async throws {
+        var channels = TestServer.channels
+        channels.subscriptionCount = true
+        try await withNodes(2, channels: channels) { nodes, _ in
+            let onA = try await PusherTestClient.connect(nodes[0])
+            #expect(try await onA.subscribe("news")["event"] == "pusher_internal:subscription_succeeded")
+            #expect(try await nextCount(onA) == 1)
+            let onB = try await PusherTestClient.connect(nodes[1], prefix: "bird")
+            #expect(try await onB.subscribe("news")["event"] == "bird_internal:subscription_succeeded")
+            #expect(try await nextCount(onB) == 2)
+            #expect(try await nextCount(onA) == 2, "node A heard node B's join")
+            let alsoOnB = try await PusherTestClient.connect(nodes[1])
+            #expect(try await alsoOnB.subscribe("news")["event"] == "pusher_internal:subscription_succeeded")
+            for client in [onA, onB, alsoOnB] { #expect(try await nextCount(client) == 3) }
+            try await onB.send(["event": "bird:unsubscribe", "data": ["channel": "news"]])
+            for client in [onA, alsoOnB] { #expect(try await nextCount(client) == 2) }
+            #expect(try await onA.silence() == nil, "each change is announced once")
+        }
+    }
+
     @Test("a client event sent on one node reaches the channel's members on another, never its sender")
     func clientEventsCrossNodes() async throws {
         var channels = TestServer.channels

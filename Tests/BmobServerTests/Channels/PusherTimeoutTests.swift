@@ -78,6 +78,19 @@ struct PusherTimeoutTests {
         }
     }
 
+    @Test("a graceful shutdown tells channel connections to come back at once: an error frame and a close with 4200")
+    func shutdownSays4200() async throws {
+        let server = try await TestServer.start(channels: TestServer.channels)
+        let client = try await PusherTestClient.connect(server, prefix: "bird")
+        #expect(try await client.subscribe("news")["event"] == "bird_internal:subscription_succeeded")
+        async let stopped: Void = server.stop()
+        let error = try await client.next()
+        #expect(error["event"] == "bird:error" && error["data"]?["code"]?.int64Value == 4200, "\(error)")
+        #expect(try await client.socket.nextClose()?.rawValue == 4200)
+        try? await client.socket.send(WebSocketFrame.close(code: WebSocketCloseCode(rawValue: 4200), reason: ""))
+        await stopped
+    }
+
     /// The next `subscription_count` on `client`, skipping other frames.
     private func nextCount(_ client: PusherTestClient, prefix: String = "pusher") async throws -> Int64? {
         while true {

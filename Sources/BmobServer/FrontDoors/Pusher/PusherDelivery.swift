@@ -10,6 +10,9 @@ struct PusherDelivery: RealtimePayload {
     }
 
     var frames: [Frame]
+    /// Every frame's bytes one after the other, when several were joined and none skips anyone: what a listener
+    /// that fell behind gets in one write instead of one per frame (the join runs once for all listeners).
+    private(set) var combined: [UInt8]?
 
     /// One frame for every listener but `excluded`.
     init(_ frame: PusherFrame, excluding excluded: PusherSocketId? = nil) {
@@ -18,9 +21,21 @@ struct PusherDelivery: RealtimePayload {
 
     private init(frames: [Frame]) {
         self.frames = frames
+        if frames.count > 1, frames.allSatisfy({ $0.excluded == nil }) {
+            combined = frames.flatMap(\.bytes)
+        }
     }
 
     static func joined(_ payloads: ArraySlice<PusherDelivery>) -> PusherDelivery {
         PusherDelivery(frames: payloads.flatMap(\.frames))
+    }
+
+    /// The bytes for the listener `socket`: the frames that do not skip it, in one buffer (so one write).
+    func bytes(for socket: PusherSocketId) -> [UInt8]? {
+        if frames.count == 1 { return frames[0].excluded == socket ? nil : frames[0].bytes }
+        if let combined { return combined }
+        var bytes: [UInt8] = []
+        for frame in frames where frame.excluded != socket { bytes.append(contentsOf: frame.bytes) }
+        return bytes.isEmpty ? nil : bytes
     }
 }

@@ -118,10 +118,8 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
     // MARK: - RealtimeListener
 
     func realtimeEvent(_ payload: PusherDelivery) {
-        guard let socket else { return }
-        for frame in payload.frames where frame.excluded != socketId {
-            socket.send(encodedFrame: frame.bytes)
-        }
+        guard let socket, let bytes = payload.bytes(for: socketId) else { return }
+        socket.send(encodedFrame: bytes)
     }
 
     // MARK: - Messages
