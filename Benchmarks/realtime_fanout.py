@@ -37,6 +37,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REFERENCE = os.path.join(ROOT, "Benchmarks", "realtime_reference.py")
 WEBSOCKETS_VERSION = "17.4"
 APP_ID, REST_KEY, MASTER_KEY = "benchapp", "benchkey", "benchmaster"
+# The app's channel credentials, for the channels benchmark (Benchmarks/channel_fanout.py) on the same servers.
+CHANNELS_APP_ID, CHANNELS_KEY, CHANNELS_SECRET = "4242", "benchchannelkey", "benchchannelsecret"
 
 TARGET_P99_MS = 50
 TARGET_DELIVERIES = 100_000
@@ -74,7 +76,9 @@ class Server:
         if kind == "bmob":
             data = os.path.join(workdir, f"{run_name}-data")
             subprocess.run([args.bmob, "apps", "create", "--data", data, "--name", "Fanout", "--app-id", APP_ID,
-                            "--rest-key", REST_KEY, "--master-key", MASTER_KEY],
+                            "--rest-key", REST_KEY, "--master-key", MASTER_KEY,
+                            "--channels-app-id", CHANNELS_APP_ID, "--channels-key", CHANNELS_KEY,
+                            "--channels-secret", CHANNELS_SECRET],
                            check=True, stdout=subprocess.DEVNULL)
             command = [args.bmob, "serve", "--data", data, "--port", str(self.port), "--loops", str(loops),
                        "--max-connections", "20000", "--max-connections-per-address", "20000",

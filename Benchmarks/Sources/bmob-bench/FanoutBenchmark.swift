@@ -8,35 +8,39 @@ import Glibc
 import Darwin
 #endif
 
-/// `bmob-bench fanout`: opens many socket.io 0.9 WebSockets to a server, subscribes each to one class's
-/// `updateTable` events, measures the server's memory per idle connection, then sends REST creates at a
-/// steady rate and counts every event each connection receives, with its write → event latency.
+/// `bmob-bench fanout` and `bmob-bench channel-fanout`: opens many WebSockets to a server, subscribes each to
+/// one stream of events (socket.io 0.9: one class's `updateTable` events; channels: one public Pusher channel),
+/// measures the server's memory per idle connection, then publishes events at a steady rate (REST creates, or
+/// signed channel publishes) and counts every event each connection receives, with its publish → event
+/// latency. The protocol's own parts are its ``FanoutDialect``.
 ///
 /// Phases, in order:
-/// 1. a warm-up create (the class exists, the write path is warm), then the server's baseline RSS;
-/// 2. setup in parallel batches: per connection `GET /socket.io/1/?t=…` on a short-lived connection (as
-///    socket.io clients do it over XHR), the WebSocket upgrade on a new one, then on `client_send_data` a
-///    `client_sub` with an ack id (`5:1+::`, as the Flutter client sends it), so the ack tells when the
+/// 1. a warm-up publish (the class exists, the write path is warm), then the server's baseline RSS;
+/// 2. setup in parallel batches: per connection, for socket.io `GET /socket.io/1/?t=…` on a short-lived
+///    connection (as socket.io clients do it over XHR), then the WebSocket upgrade on a new one; once the
+///    server says the connection is ready (`client_send_data`, `pusher:connection_established`), the
+///    subscription, whose answer (an ack of `5:1+::`, `pusher_internal:subscription_succeeded`) tells when the
 ///    server has registered it;
 /// 3. a settle time, then the server's idle RSS;
-/// 4. probe creates, one at a time, that every subscriber must receive before measuring starts;
-/// 5. creates at `rate` for `seconds` from a writer thread, while this thread receives; then a drain until
+/// 4. probe events, one at a time, that every subscriber must receive before measuring starts;
+/// 5. events at `rate` for `seconds` from a writer thread, while this thread receives; then a drain until
 ///    every expected delivery arrived or the drain time passed; the server's RSS and CPU again.
 ///
 /// One thread receives for every connection, through the epoll selector of BmobIO, reading into one shared
-/// buffer and handling each frame where it lies; heartbeats (`2::`) and WebSocket pings are answered.
+/// buffer and handling each frame where it lies; heartbeats (`2::`, `pusher:ping`) and WebSocket pings are
+/// answered.
 final class FanoutBenchmark {
     private enum Phase {
         case setup, idle, probe, measure
     }
 
     private let options: FanoutOptions
+    private let dialect: any FanoutDialect
     private let address: SocketAddress
     private let selector: any Selector
     private var connections: [FanoutConnection]
     private let readBuffer: UnsafeMutableRawBufferPointer
     private var random = FastRandom()
-    private let subscribeFrame: [UInt8]
     private var phase = Phase.setup
 
     // Setup
@@ -67,14 +71,13 @@ final class FanoutBenchmark {
 
     /// Bytes read from the kernel at once; large enough that a busy connection drains in one read.
     private static let readBufferSize = 256 * 1024
-    /// Text packets the client sends.
-    private static let heartbeatReply = Array("2::".utf8)
-
     /// Runs the subcommand and exits.
     ///
-    /// - Parameter arguments: the command line after `fanout`.
-    static func main(_ arguments: [String]) -> Never {
-        let options = FanoutOptions.parse(arguments)
+    /// - Parameters:
+    ///   - arguments: the command line after `fanout` or `channel-fanout`.
+    ///   - channels: whether the subcommand is `channel-fanout`.
+    static func main(_ arguments: [String], channels: Bool) -> Never {
+        let options = FanoutOptions.parse(arguments, channels: channels)
         raiseDescriptorLimit(needed: options.connections + 64)
         let benchmark = FanoutBenchmark(options: options)
         let result = benchmark.run()
@@ -87,6 +90,7 @@ final class FanoutBenchmark {
 
     private init(options: FanoutOptions) {
         self.options = options
+        dialect = options.dialect
         guard let address = SocketAddress(host: options.host, port: options.port) else {
             fail("--host must be a numeric address")
         }
@@ -98,10 +102,6 @@ final class FanoutBenchmark {
         }
         connections = (0..<options.connections).map { FanoutConnection(token: $0) }
         readBuffer = .allocate(byteCount: Self.readBufferSize, alignment: 16)
-        let subscription =
-            #"{\"appKey\":\"\#(options.appId)\",\"tableName\":\"\#(options.table)\","#
-            + #"\"objectId\":\"\",\"action\":\"updateTable\"}"#
-        subscribeFrame = Array(#"5:1+::{"name":"client_sub","args":["\#(subscription)"]}"#.utf8)
     }
 
     deinit {
@@ -116,11 +116,11 @@ final class FanoutBenchmark {
         result.rate = options.rate
         result.seconds = options.seconds
         let writeAddress = SocketAddress(host: options.host, port: options.writePort ?? options.port)!
-        let writer = FanoutWriter(address: writeAddress, options: options)
+        let writer = FanoutWriter(address: writeAddress, host: options.host, dialect: dialect)
 
         // 1. Warm-up and baseline.
         if let failure = writer.post(seq: -1, sentAt: monotonicNanoseconds()) {
-            fail("the warm-up create failed: \(failure)")
+            fail("the warm-up publish failed: \(failure)")
         }
         usleep(200_000)
         let baseline = options.serverPID.flatMap(ProcessSample.current(pid:))
@@ -164,7 +164,7 @@ final class FanoutBenchmark {
             probeReceived = 0
             let probeSent = monotonicNanoseconds()
             if let failure = writer.post(seq: 0, sentAt: probeSent) {
-                record(kind: "probe create failed", detail: failure)
+                record(kind: "probe publish failed", detail: failure)
                 fewestReceived = 0
                 break
             }
@@ -274,10 +274,22 @@ final class FanoutBenchmark {
             let connection = connections[nextToOpen]
             nextToOpen += 1
             settingUp += 1
-            let request =
-                "GET /socket.io/1/?t=\(wallMilliseconds()) HTTP/1.1\r\nHost: \(hostHeader)\r\nConnection: close\r\n\r\n"
-            connect(connection, state: .handshakeConnecting, request: Array(request.utf8))
+            if let request = dialect.handshakeRequest(hostHeader: hostHeader) {
+                connect(connection, state: .handshakeConnecting, request: Array(request.utf8))
+            } else {
+                upgrade(connection, session: nil)
+            }
         }
+    }
+
+    /// Opens the WebSocket of `connection`, after its handshake when the protocol has one.
+    private func upgrade(_ connection: FanoutConnection, session: String?) {
+        let key = WebSocketHandshake.makeKey(using: &random)
+        connection.key = key
+        let request =
+            "GET \(dialect.upgradeTarget(session: session)) HTTP/1.1\r\nHost: \(hostHeader)\r\nUpgrade: websocket\r\n"
+            + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        connect(connection, state: .upgradeConnecting, request: Array(request.utf8))
     }
 
     private var hostHeader: String { "\(options.host):\(options.port)" }
@@ -391,12 +403,7 @@ final class FanoutBenchmark {
             return
         }
         close(connection)
-        let key = WebSocketHandshake.makeKey(using: &random)
-        connection.key = key
-        let request =
-            "GET /socket.io/1/websocket/\(fields[0]) HTTP/1.1\r\nHost: \(hostHeader)\r\nUpgrade: websocket\r\n"
-            + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        connect(connection, state: .upgradeConnecting, request: Array(request.utf8))
+        upgrade(connection, session: String(fields[0]))
     }
 
     /// Checks the 101 response; frames may follow it in the same read.
@@ -486,21 +493,21 @@ final class FanoutBenchmark {
     }
 
     private func handlePacket(_ connection: FanoutConnection, _ payload: UnsafeRawBufferPointer, now: UInt64) {
-        switch FanoutPacket.classify(payload) {
+        switch dialect.classify(payload) {
         case .publication(let seq, let sentAt):
             delivered(connection, seq: seq, sentAt: sentAt, now: now)
         case .publicationWithoutFields:
             record(
-                kind: "server_pub without seq or sentAt", detail: String(decoding: payload.prefix(300), as: UTF8.self))
+                kind: "event without seq or sentAt", detail: String(decoding: payload.prefix(300), as: UTF8.self))
         case .heartbeat:
             heartbeatsAnswered += 1
-            send(connection, opcode: .text, payload: Self.heartbeatReply)
-        case .connect:
+            send(connection, opcode: .text, payload: dialect.heartbeatReply)
+        case .connect, .ignored:
             break
         case .ready:
             guard connection.state == .awaitingReady else { return }
             connection.state = .subscribing
-            send(connection, opcode: .text, payload: subscribeFrame)
+            send(connection, opcode: .text, payload: dialect.subscribeFrame)
         case .ack(let id):
             guard connection.state == .subscribing, id == 1 else {
                 record(kind: "unexpected ack", detail: "ack \(id) in \(stateName(connection.state))")
@@ -510,7 +517,7 @@ final class FanoutBenchmark {
             settingUp -= 1
             subscribed += 1
         case .error(let reason):
-            record(kind: "socket.io error packet", detail: reason)
+            record(kind: "error packet", detail: reason)
         case .disconnect:
             drop(connection, kind: "socket.io disconnect packet", detail: "0::")
         case .other:

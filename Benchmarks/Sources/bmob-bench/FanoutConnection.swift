@@ -5,7 +5,7 @@ final class FanoutConnection {
     enum State {
         /// Not started yet.
         case idle
-        /// TCP connect for `GET /socket.io/1/` in progress, the request waiting in ``outbox``.
+        /// TCP connect for socket.io's `GET /socket.io/1/` in progress, the request waiting in ``outbox``.
         case handshakeConnecting
         /// Request sent; reading the session id.
         case handshakeReading
@@ -13,9 +13,10 @@ final class FanoutConnection {
         case upgradeConnecting
         /// Upgrade request sent; reading the 101 response.
         case upgradeReading
-        /// WebSocket open; waiting for the server's `client_send_data` event.
+        /// WebSocket open; waiting for the server's `client_send_data` event or `pusher:connection_established`.
         case awaitingReady
-        /// `client_sub` sent with an ack id; waiting for the ack.
+        /// `client_sub` sent with an ack id, or `pusher:subscribe`; waiting for the ack or
+        /// `pusher_internal:subscription_succeeded`.
         case subscribing
         /// Subscribed: counting deliveries.
         case subscribed
@@ -47,11 +48,11 @@ final class FanoutConnection {
     var outbox: [UInt8] = []
     /// Whether the selector watches for writability.
     var watchesWritable = false
-    /// Deliveries of measured creates.
+    /// Deliveries of measured events.
     var received = 0
     /// The highest `seq` received, to count deliveries that arrive out of order or twice.
     var lastSeq = 0
-    /// Whether the probe create (seq 0) arrived.
+    /// Whether the probe event (seq 0) arrived.
     var gotProbe = false
 
     /// A connection not yet started.

@@ -1,8 +1,11 @@
-/// What `bmob-bench fanout` is asked to do, read from its command line.
+/// What `bmob-bench fanout` (socket.io 0.9) or `bmob-bench channel-fanout` (Pusher channels) is asked to do, read
+/// from its command line.
 ///
 ///     bmob-bench fanout --port P --app-id ID --rest-key KEY [--host 127.0.0.1] [--write-port P]
 ///                       [--connections 10000] [--batch 256] [--rate 12] [--seconds 10] [--settle 2]
 ///                       [--drain 10] [--setup-timeout 180] [--server-pid PID] [--table Fan]
+///     bmob-bench channel-fanout --port P --channels-app-id N --key K --secret S [--channel bench]
+///                       [--event fanout] [the same common options]
 struct FanoutOptions {
     /// The server's address; socket.io handshakes and WebSockets go to `port`.
     var host = "127.0.0.1"
@@ -29,19 +32,41 @@ struct FanoutOptions {
     var setupTimeout = 180.0
     /// The server process, for its resident memory and CPU time; without it those are left out.
     var serverPID: Int32?
+    /// Whether this is `channel-fanout`: Pusher channels instead of socket.io.
+    var channels = false
+    /// The app's channel credentials, for `channel-fanout`.
+    var channelsAppId = ""
+    var channelsKey = ""
+    var channelsSecret = ""
+    /// The public channel every connection subscribes to, and the published event's name.
+    var channel = "bench"
+    var event = "fanout"
+
+    /// What tells the chosen protocol apart.
+    var dialect: any FanoutDialect {
+        channels
+            ? ChannelsDialect(
+                appId: channelsAppId, key: channelsKey, secret: channelsSecret, channel: channel, event: event)
+            : SocketIODialect(appId: appId, restKey: restKey, table: table)
+    }
 
     static let usage = """
-        usage: bmob-bench fanout --port P --app-id ID --rest-key KEY [--host H] [--write-port P]
-               [--connections N] [--batch N] [--rate WRITES_PER_S] [--seconds S] [--settle S] [--drain S]
-               [--setup-timeout S] [--server-pid PID] [--table NAME]
+        usage: bmob-bench fanout --port P --app-id ID --rest-key KEY [--table NAME] [common options]
+               bmob-bench channel-fanout --port P --channels-app-id N --key K --secret S [--channel NAME]
+               [--event NAME] [common options]
+        common options: [--host H] [--write-port P] [--connections N] [--batch N] [--rate EVENTS_PER_S]
+               [--seconds S] [--settle S] [--drain S] [--setup-timeout S] [--server-pid PID]
         """
 
-    /// Parses the arguments after `fanout`; exits with a message when they are wrong.
+    /// Parses the arguments after `fanout` or `channel-fanout`; exits with a message when they are wrong.
     ///
-    /// - Parameter arguments: the command line after the subcommand name.
+    /// - Parameters:
+    ///   - arguments: the command line after the subcommand name.
+    ///   - channels: whether the subcommand is `channel-fanout`.
     /// - Returns: the options.
-    static func parse(_ arguments: [String]) -> FanoutOptions {
+    static func parse(_ arguments: [String], channels: Bool) -> FanoutOptions {
         var options = FanoutOptions()
+        options.channels = channels
         var rest = arguments[...]
         func value(_ flag: String) -> String {
             guard let next = rest.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
@@ -69,6 +94,11 @@ struct FanoutOptions {
             case "--app-id": options.appId = value(flag)
             case "--rest-key": options.restKey = value(flag)
             case "--table": options.table = value(flag)
+            case "--channels-app-id": options.channelsAppId = value(flag)
+            case "--key": options.channelsKey = value(flag)
+            case "--secret": options.channelsSecret = value(flag)
+            case "--channel": options.channel = value(flag)
+            case "--event": options.event = value(flag)
             case "--connections": options.connections = count(flag)
             case "--batch": options.batch = count(flag)
             case "--rate": options.rate = number(flag)
@@ -83,14 +113,36 @@ struct FanoutOptions {
             }
         }
         if options.port == 0 { fail("--port is required\n\(usage)") }
-        if options.appId.isEmpty || options.restKey.isEmpty { fail("--app-id and --rest-key are required") }
+        if channels {
+            if options.channelsAppId.isEmpty || options.channelsKey.isEmpty || options.channelsSecret.isEmpty {
+                fail("--channels-app-id, --key and --secret are required\n\(usage)")
+            }
+            // They land unescaped in JSON, a URL path and a query.
+            guard options.channelsAppId.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                fail("--channels-app-id must be digits")
+            }
+            for (flag, text) in [
+                ("--key", options.channelsKey), ("--channel", options.channel), ("--event", options.event),
+            ] where !isName(text) {
+                fail("\(flag) must be letters, digits, '-' and '_'")
+            }
+            if options.event.hasPrefix("pusher") { fail("--event must not be a protocol event") }
+        } else if options.appId.isEmpty || options.restKey.isEmpty {
+            fail("--app-id and --rest-key are required")
+        }
         if options.rate <= 0 || options.seconds <= 0 { fail("--rate and --seconds must be positive") }
         // The table name lands unescaped in JSON and a URL path; Bmob class names are letters, digits and _.
-        guard
-            options.table.utf8.allSatisfy({
-                $0 == 0x5F || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
-            })
-        else { fail("--table must be a class name of letters, digits and underscores") }
+        guard isName(options.table), !options.table.contains("-") else {
+            fail("--table must be a class name of letters, digits and underscores")
+        }
         return options
+    }
+
+    /// Whether `text` is a non-empty run of letters, digits, `_` and `-`.
+    private static func isName(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.utf8.allSatisfy {
+                $0 == 0x5F || $0 == 0x2D || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
+            }
     }
 }

@@ -4,8 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// A socket.io 0.9 packet the fan-out client received, told apart by its first bytes, without a JSON parse:
-/// the receive loop sees over a hundred thousand of them a second.
+/// A packet the fan-out client received, told apart by its first bytes, without a JSON parse: the receive loop
+/// sees over a hundred thousand of them a second. ``classify(_:)`` reads socket.io 0.9 packets;
+/// ``ChannelsDialect`` maps Pusher frames onto the same cases.
 enum FanoutPacket: Equatable {
     /// `5:::{"name":"server_pub",…}` carrying the benchmark row's `seq` and `sentAt`.
     case publication(seq: Int, sentAt: UInt64)
@@ -23,6 +24,8 @@ enum FanoutPacket: Equatable {
     case error(String)
     /// `0::`.
     case disconnect
+    /// A packet that needs nothing (a Pusher `pusher:pong`).
+    case ignored
     /// Anything else.
     case other
 
@@ -57,8 +60,8 @@ enum FanoutPacket: Equatable {
     }
 
     /// The unsigned integer after the JSON key `key`, which may be escaped inside a JSON string
-    /// (`\"key\":123`) or not (`"key":123`).
-    private static func number(after key: StaticString, in payload: UnsafeRawBufferPointer) -> UInt64? {
+    /// (`\"key\":123`) or not (`"key":123`); the channels dialect reads its events with it too.
+    static func number(after key: StaticString, in payload: UnsafeRawBufferPointer) -> UInt64? {
         var from = 0
         while let at = find(key, in: payload, from: from) {
             from = at + key.utf8CodeUnitCount

@@ -7,10 +7,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Sends REST creates (`POST /1/classes/<table>` with `{"seq":n,"sentAt":ns}`) over one keep-alive
-/// connection, each waiting for its response, on a steady schedule on its own thread.
+/// Sends the requests that publish one event each (REST creates for socket.io, signed channel publishes for
+/// channels, as the ``FanoutDialect`` builds them) over one keep-alive connection, each waiting for its response,
+/// on a steady schedule on its own thread.
 ///
-/// The body's `sentAt` is the create's scheduled time on the monotonic clock, which the receiving loop of the
+/// The event's `sentAt` is the request's scheduled time on the monotonic clock, which the receiving loop of the
 /// same process reads back from each delivery. Integers below 2^53 survive any JSON number handling, and the
 /// monotonic clock stays below that for over 100 days of uptime.
 ///
@@ -21,67 +22,61 @@ final class FanoutWriter: @unchecked Sendable {
     // `report` only under `lock`.
     private let address: SocketAddress
     private let hostHeader: String
-    private let path: String
-    private let headers: String
+    private let dialect: any FanoutDialect
     private var fd: Int32 = -1
     private var received: [UInt8] = []
     private let lock = Lock()
     private var report: FanoutWriterReport?
     private var thread: BmobIO.Thread?
 
-    /// How long one create may take before it counts as failed.
+    /// How long one request may take before it counts as failed.
     private static let timeoutMilliseconds: Int32 = 10_000
 
     /// A writer for one server; it connects on first use.
     ///
     /// - Parameters:
-    ///   - address: where REST requests go.
-    ///   - options: the app keys and the table.
-    init(address: SocketAddress, options: FanoutOptions) {
+    ///   - address: where the publishing requests go.
+    ///   - host: the host name for the `Host` header.
+    ///   - dialect: what builds each request.
+    init(address: SocketAddress, host: String, dialect: any FanoutDialect) {
         self.address = address
-        hostHeader = "\(options.host):\(address.port)"
-        path = "/1/classes/\(options.table)"
-        headers =
-            "X-Bmob-Application-Id: \(options.appId)\r\nX-Bmob-REST-API-Key: \(options.restKey)\r\n"
-            + "Content-Type: application/json\r\n"
+        hostHeader = "\(host):\(address.port)"
+        self.dialect = dialect
     }
 
     deinit {
         disconnect()
     }
 
-    /// Creates one row and waits for the answer.
+    /// Publishes one event and waits for the answer.
     ///
     /// - Parameters:
-    ///   - seq: the row's `seq` field.
-    ///   - sentAt: the row's `sentAt` field, monotonic nanoseconds.
+    ///   - seq: the event's `seq` field.
+    ///   - sentAt: the event's `sentAt` field, monotonic nanoseconds.
     /// - Returns: `nil` on a 2xx answer, else what went wrong.
     func post(seq: Int, sentAt: UInt64) -> String? {
-        let body = #"{"seq":\#(seq),"sentAt":\#(sentAt)}"#
-        let request =
-            "POST \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\n\(headers)"
-            + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        let request = dialect.publishRequest(seq: seq, sentAt: sentAt, hostHeader: hostHeader)
         // A keep-alive connection the server closed while idle fails on first use; one fresh try is fair.
         for attempt in 0..<2 {
             let reused = fd >= 0
             switch exchange(Array(request.utf8)) {
             case .success(let status) where (200..<300).contains(status): return nil
-            case .success(let status): return "HTTP \(status) for create \(seq)"
+            case .success(let status): return "HTTP \(status) for event \(seq)"
             case .failure(let reason):
                 disconnect()
-                if !reused || attempt == 1 { return "\(reason) for create \(seq)" }
+                if !reused || attempt == 1 { return "\(reason) for event \(seq)" }
             }
         }
         return "unreachable"
     }
 
-    /// Starts a thread that sends `rate × seconds` creates, numbered from 1, the n-th due at
+    /// Starts a thread that sends `rate × seconds` events, numbered from 1, the n-th due at
     /// `start + (n − 1) / rate`.
     ///
     /// - Parameters:
-    ///   - rate: creates per second.
+    ///   - rate: events per second.
     ///   - seconds: how long the schedule lasts.
-    ///   - start: when the first create is due, monotonic nanoseconds.
+    ///   - start: when the first event is due, monotonic nanoseconds.
     func start(rate: Double, seconds: Double, at start: UInt64) {
         precondition(thread == nil, "the writer runs once")
         thread = BmobIO.Thread.spawn(name: "fanout-writer") { [self] in
@@ -90,7 +85,7 @@ final class FanoutWriter: @unchecked Sendable {
         }
     }
 
-    /// The report once the thread has sent its last create, else `nil`; callable from any thread.
+    /// The report once the thread has sent its last event, else `nil`; callable from any thread.
     var finishedReport: FanoutWriterReport? {
         lock.withLock { report }
     }

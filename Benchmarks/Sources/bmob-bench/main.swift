@@ -2,6 +2,7 @@
 //
 //   bmob-bench sqlite-inserts …   raw SQLite single-row inserts (the data API benchmark's reference)
 //   bmob-bench fanout …           realtime fan-out over socket.io 0.9 WebSockets (the realtime benchmark)
+//   bmob-bench channel-fanout …   the same over Pusher-protocol channels (the channels benchmark)
 //   bmob-bench fanout-floor-send … / fanout-floor-receive …
 //                                 the kernel's floor under that fan-out: bare writes to loopback connections
 //   bmob-bench files-upload …     one large file through the multipart upload path (the files benchmark)
@@ -10,7 +11,9 @@ switch arguments.first {
 case "sqlite-inserts":
     SQLiteInserts.run(SQLiteInserts.parseOptions(arguments))
 case "fanout":
-    FanoutBenchmark.main(Array(arguments.dropFirst()))
+    FanoutBenchmark.main(Array(arguments.dropFirst()), channels: false)
+case "channel-fanout":
+    FanoutBenchmark.main(Array(arguments.dropFirst()), channels: true)
 case "fanout-floor-send":
     FanoutFloor.send(Array(arguments.dropFirst()))
 case "fanout-floor-receive":
@@ -18,5 +21,5 @@ case "fanout-floor-receive":
 case "files-upload":
     FilesUpload.main(Array(arguments.dropFirst()))
 default:
-    fail("usage: bmob-bench sqlite-inserts … | bmob-bench fanout … | bmob-bench fanout-floor-send … | bmob-bench fanout-floor-receive … | bmob-bench files-upload … (see Benchmarks/Sources/bmob-bench)")
+    fail("usage: bmob-bench sqlite-inserts … | bmob-bench fanout … | bmob-bench channel-fanout … | bmob-bench fanout-floor-send … | bmob-bench fanout-floor-receive … | bmob-bench files-upload … (see Benchmarks/Sources/bmob-bench)")
 }
