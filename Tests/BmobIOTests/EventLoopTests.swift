@@ -37,6 +37,30 @@ import Glibc
     }
 
     @Test(arguments: kinds)
+    func workSubmittedWhileAndAfterTheLoopStopsNeverWritesToAClosedWaker(kind: SelectorKind) async throws {
+        // Threads that hand a loop work as it stops (a store's worker answering a connection of a server that is
+        // shutting down) must neither crash on the closed wake descriptor nor write to a descriptor the kernel
+        // gave out again. Each stop races four threads submitting work; afterwards nothing runs.
+        for _ in 0..<50 {
+            let loop = try EventLoop(selectorKind: kind, clock: .system)
+            loop.start()
+            let ran = Lock()
+            nonisolated(unsafe) var count = 0
+            let threads = (0..<4).map { _ in
+                Thread.spawn(name: "submitter") {
+                    for _ in 0..<200 { loop.execute { ran.withLock { count += 1 } } }
+                }
+            }
+            loop.stop()
+            for thread in threads { thread.join() }
+            let after = ran.withLock { count }
+            loop.execute { ran.withLock { count += 1 } }
+            EventLoop.batchingWakeups { loop.execute { ran.withLock { count += 1 } } }
+            #expect(ran.withLock { count } == after, "work after the loop exited does not run")
+        }
+    }
+
+    @Test(arguments: kinds)
     func batchedWakeupsHoldAnIdleLoopUntilTheBatchEndsThenRunEverything(kind: SelectorKind) async throws {
         try await withLoop(kind) { loop in
             // One round trip, after which the loop has taken its queue and waits for a wake-up.

@@ -16,8 +16,10 @@ import CSystemShims
 ///    under test, which only moves when advanced.
 package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringConvertible {
     // Invariant: `selector`, `registrations`, `timers`, `readBuffer`, `stopped` and `selectorEventCount` are
-    // touched only on the loop thread (rule 2, asserted). `pending`, `wakePending`, `stopRequested` and `exited`
-    // are guarded by `lock`. `loopThread` is written once by the loop thread before `start()` returns to its
+    // touched only on the loop thread (rule 2, asserted). `pending`, `wakePending`, `stopRequested`, `exited` and
+    // `wakerClosed` are guarded by `lock`, and every write to the waker happens under `lock` while `wakerClosed` is
+    // false, so no thread writes to the waker's descriptor once the exiting loop closed it (or to whatever the
+    // kernel reused that number for). `loopThread` is written once by the loop thread before `start()` returns to its
     // caller.
 
     private enum Work {
@@ -46,6 +48,7 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
     private var stopped = false
     /// Set, under `lock`, when the loop has left its run loop: work submitted afterwards never runs.
     private var exited = false
+    private var wakerClosed = false
     /// The loop's clock; `manualClock` is its manual clock, if that is what it is (one check on every read).
     package let clock: EventLoopClock
     private let manualClock: ManualClock?
@@ -104,8 +107,10 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
 
     /// Asks the loop to finish queued work and exit, then waits for its thread.
     package func stop() {
-        lock.withLock { stopRequested = true }
-        waker.wake()
+        lock.withLock {
+            stopRequested = true
+            if !wakerClosed { waker.wake() }
+        }
         if let thread = loopThread, !thread.isCurrent {
             thread.join()
         }
@@ -122,20 +127,19 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
         submit(.job(UnownedJob(job)))
     }
 
+    /// Queues work; work submitted after the loop exited is dropped (a loop that stopped runs nothing more).
     private func submit(_ work: Work) {
         let onLoop = inEventLoop
-        let needsWake: Bool = lock.withLock {
+        let held: WakeBatch? = lock.withLock {
+            guard !exited else { return nil }
             pending.append(work)
-            guard !onLoop, !wakePending else { return false }
+            guard !onLoop, !wakePending else { return nil }
             wakePending = true
-            return true
-        }
-        guard needsWake else { return }
-        if let batch = WakeBatch.current {
-            batch.hold(self)
-        } else {
+            if let batch = WakeBatch.current { return batch }
             waker.wake()
+            return nil
         }
+        held?.hold(self)
     }
 
     /// Runs `body` with the wake-ups of loops it submits work to held back until it returns: each loop is
@@ -145,9 +149,11 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
         try WakeBatch.run(body)
     }
 
-    /// Sends the wake-up a batch held back.
+    /// Sends the wake-up a batch held back (none once the loop exited).
     func wakeHeldBack() {
-        waker.wake()
+        lock.withLock {
+            if !wakerClosed { waker.wake() }
+        }
     }
 
     /// Runs `body` on the loop and returns its result to the calling task.
@@ -236,16 +242,14 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
     /// Runs `body` on the loop unless the loop has stopped (then returns `false` without running it).
     private func executeUnlessExited(_ body: @escaping @Sendable () -> Void) -> Bool {
         let onLoop = inEventLoop
-        let needsWake: Bool? = lock.withLock {
-            guard !exited else { return nil }
+        return lock.withLock {
+            guard !exited else { return false }
             pending.append(.closure(body))
-            guard !onLoop, !wakePending else { return false }
+            guard !onLoop, !wakePending else { return true }
             wakePending = true
+            waker.wake()
             return true
         }
-        guard let needsWake else { return false }
-        if needsWake { waker.wake() }
-        return true
     }
 
     /// Waits for one turn of the loop; `nil` when the loop has stopped, else how many descriptor events it had
@@ -344,6 +348,7 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
         manualClock?.detach(self)
         timers.removeAll()
         registrations.removeAll()
+        lock.withLock { wakerClosed = true }
         selector.close()
     }
 }

@@ -168,8 +168,10 @@ package final class PusherGateway: Sendable {
     func announce(_ outcome: PusherLeaveOutcome, excluding socket: PusherSocketId?) {
         guard let channel = try? PusherChannelName(validating: outcome.channel) else { return }
         if let gone = outcome.goneUserId {
-            publishInternal(applicationId: outcome.applicationId, channel: channel, excluding: socket) { messages in
-                messages.memberRemoved(channel: channel, userId: gone)
+            if !outcome.deliveredThroughLog {
+                publishInternal(applicationId: outcome.applicationId, channel: channel, excluding: socket) { messages in
+                    messages.memberRemoved(channel: channel, userId: gone)
+                }
             }
             notify(outcome.applicationId, ["name": "member_removed", "channel": .string(channel.rawValue), "user_id": .string(gone)])
         }

@@ -11,4 +11,7 @@ struct PusherLeaveOutcome: Sendable {
     var goneUserId: String?
     /// The channel's connections now, when the leave was asked to count them (apps with subscription counts).
     var subscriptionCount: Int? = nil
+    /// This node's sockets hear ``goneUserId``'s `member_removed` through the channel log: only the webhook is sent
+    /// here.
+    var deliveredThroughLog = false
 }

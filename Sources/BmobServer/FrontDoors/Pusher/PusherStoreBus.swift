@@ -131,7 +131,7 @@ final class PusherStoreBus: PusherChannelBus {
                         gateway?.announce(
                             PusherLeaveOutcome(
                                 applicationId: leave.applicationId, channel: leave.channel, vacated: leave.vacated,
-                                goneUserId: leave.goneUserId),
+                                goneUserId: leave.goneUserId, deliveredThroughLog: leave.deliveredThroughLog),
                             excluding: nil)
                     }
                 },

@@ -12,6 +12,9 @@ package struct ChannelClusterLeave: Sendable, Hashable {
     /// The channel's connections on every node after the leave, when the subscription asked for them and the
     /// channel is still occupied.
     package var subscriptionCount: Int?
+    /// Whether this node's own sockets hear the `member_removed` through the log (a dead node's departures), so the
+    /// node that made the change must not announce it to them itself.
+    package var deliveredThroughLog = false
 
     package init(applicationId: String, channel: String, vacated: Bool, goneUserId: String?) {
         self.applicationId = applicationId

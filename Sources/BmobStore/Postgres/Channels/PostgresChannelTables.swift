@@ -204,10 +204,17 @@ enum PostgresChannelTables {
             }
             var outcomes: [ChannelClusterLeave] = []
             var vacated = Set<[String]>()
+            // A dead node's departures are logged under a name no node has ("<node>/reaper"), so that this node's
+            // reader hands them to this node's sockets too, in log order: announced directly, a member_removed could
+            // overtake a later member_added of the same user that came through the log (the node declared dead was
+            // alive and records its members again).
+            let author = gone == node ? node : node + "/reaper"
             for leave in leaves {
                 if leave.userGone, let userId = leave.userId {
-                    outcomes.append(
-                        .init(applicationId: leave.app, channel: leave.channel, vacated: false, goneUserId: userId))
+                    var outcome = ChannelClusterLeave(
+                        applicationId: leave.app, channel: leave.channel, vacated: false, goneUserId: userId)
+                    outcome.deliveredThroughLog = author != node
+                    outcomes.append(outcome)
                 }
                 if leave.vacated { vacated.insert([leave.app, leave.channel]) }
             }
@@ -215,7 +222,7 @@ enum PostgresChannelTables {
                 outcomes.append(.init(applicationId: channel[0], channel: channel[1], vacated: true, goneUserId: nil))
             }
             try append(
-                connection, node: node,
+                connection, node: author,
                 outcomes.filter { $0.goneUserId != nil }.map { ($0.applicationId, memberRemoved($0)) })
             return outcomes
         }
