@@ -42,6 +42,9 @@ private func checkBounds(_ message: PusherClusterMessage) {
         checkUser(userId)
     case .terminate(let userId):
         checkUser(userId)
+    case .subscriptionCount(let channel, let count):
+        precondition(channel.kind != .presence && channel.serverToUserId == nil, "a count on a channel with members")
+        precondition(count >= 1 && count <= Int(Int32.max), "count bounds")
     }
 }
 
@@ -55,6 +58,7 @@ private func checkBuilt(_ text: String) {
         .event(channels: [news, room], name: "e", data: text, excluded: socket),
         .clientEvent(channel: chat, name: "client-e", data: .string(text), senderUserId: nil, excluded: socket),
     ]
+    messages.append(.subscriptionCount(channel: news, count: max(1, text.utf8.count)))
     if let channel = try? PusherChannelName(validating: text) {
         messages.append(.event(channels: [channel], name: "e", data: "", excluded: nil))
     }

@@ -2,7 +2,7 @@
 ///
 /// Clients canonicalize as Convex does: a trailing `.js` on the module is dropped and a name without a colon means
 /// the module's `default` export. The module is 1–128 characters of `[A-Za-z0-9_./-]` that does not start with
-/// `/` or `.`; the export 1–64 of `[A-Za-z0-9_]`.
+/// `/` or `.` and does not end in `.js` once one `.js` is dropped; the export 1–64 of `[A-Za-z0-9_]`.
 package struct SyncFunctionPath: Sendable, Hashable, CustomStringConvertible {
     /// The canonical `module:export` text.
     package let rawValue: String
@@ -31,7 +31,9 @@ package struct SyncFunctionPath: Sendable, Hashable, CustomStringConvertible {
             export = "default"
         }
         if module.hasSuffix(".js") { module = module.dropLast(3) }
-        guard !module.isEmpty, module.utf8.count <= Self.maximumModuleLength,
+        // One `.js` is dropped; a module still ending in `.js` would lose another when its canonical name is read
+        // again, so it has no canonical name.
+        guard !module.isEmpty, !module.hasSuffix(".js"), module.utf8.count <= Self.maximumModuleLength,
             module.utf8.allSatisfy(Self.isModuleByte), module.first != "/", module.first != "."
         else {
             throw SyncProtocolError(

@@ -80,7 +80,7 @@ struct SyncMessageTests {
     }
 
     @Test("bad function paths", arguments: [
-        "", ":list", "notes:", "notes:a:b", "/abs:x", ".hidden:x", "no tes:x", "notes:li-st", "é:x",
+        "", ":list", "notes:", "notes:a:b", "notes.js.js:list", ".js:x", "/abs:x", ".hidden:x", "no tes:x", "notes:li-st", "é:x",
         String(repeating: "m", count: 129) + ":x", "m:" + String(repeating: "e", count: 65),
     ])
     func badFunctionPaths(text: String) {
@@ -141,5 +141,65 @@ struct SyncMessageTests {
             _ = try SyncClientMessage(decoding: deep)
             Issue.record("deep nesting accepted")
         } catch { #expect(error.kind == .invalidJSON) }
+    }
+}
+
+/// Large transitions split into `TransitionChunk`s and joined back, and the assembler's refusals.
+@Suite("Sync protocol: transition chunks")
+struct SyncTransitionChunkTests {
+    private func transition(rows: Int) -> SyncServerMessage {
+        let value = JSONValue.array((0..<rows).map { .object(["i": .int(Int64($0)), "text": "héllo wörld ✓"]) })
+        return .transition(
+            start: SyncStateVersion(querySet: 1, identity: 1, ts: 4), end: SyncStateVersion(querySet: 1, identity: 1, ts: 9),
+            modifications: [.updated(queryId: 0, value: value, logLines: [], journal: nil)])
+    }
+
+    @Test("a transition over the limit goes in chunks that join back into it; a small one goes whole")
+    func roundTrip() throws {
+        let small = transition(rows: 1)
+        #expect(SyncTransitionChunks.split(small, maximumBytes: 4096, transitionId: "t") == [small])
+        #expect(SyncTransitionChunks.split(.ping, maximumBytes: 64, transitionId: "t") == [.ping])
+        let big = transition(rows: 200)
+        let chunks = SyncTransitionChunks.split(big, maximumBytes: 500, transitionId: "t1")
+        #expect(chunks.count > 10)
+        var assembler = SyncTransitionAssembler()
+        var result: SyncServerMessage?
+        for (index, chunk) in chunks.enumerated() {
+            // Each chunk is itself a message that decodes, within the size it was cut to plus its envelope.
+            let decoded = try SyncServerMessage(decoding: chunk.encoded)
+            guard case .transitionChunk(let text, let part, let total, let id) = decoded else {
+                Issue.record("not a chunk: \(decoded)")
+                return
+            }
+            #expect(text.utf8.count <= 500 && part == Int64(index) && total == Int64(chunks.count) && id == "t1")
+            result = try assembler.add(chunk: text, partNumber: part, totalParts: total, transitionId: id)
+            #expect((result == nil) == (index < chunks.count - 1))
+        }
+        #expect(result == big)
+        #expect(!assembler.isAssembling)
+    }
+
+    @Test("parts out of order, mixed ids or totals, too many parts, too much text, or no transition are refused")
+    func refusals() throws {
+        var assembler = SyncTransitionAssembler(limits: SyncLimits(maximumMessageBytes: 100))
+        #expect(throws: SyncProtocolError.self) { try assembler.add(chunk: "{", partNumber: 1, totalParts: 2, transitionId: "a") }
+        #expect(throws: SyncProtocolError.self) {
+            try assembler.add(chunk: "{", partNumber: 0, totalParts: Int64(SyncTransitionChunks.maximumParts + 1), transitionId: "a")
+        }
+        _ = try assembler.add(chunk: "{", partNumber: 0, totalParts: 3, transitionId: "a")
+        #expect(throws: SyncProtocolError.self) { try assembler.add(chunk: "x", partNumber: 1, totalParts: 3, transitionId: "b") }
+        #expect(!assembler.isAssembling, "a refusal forgets the transition")
+        _ = try assembler.add(chunk: "{", partNumber: 0, totalParts: 2, transitionId: "a")
+        #expect(throws: SyncProtocolError.self) { try assembler.add(chunk: "x", partNumber: 1, totalParts: 3, transitionId: "a") }
+        _ = try assembler.add(chunk: String(repeating: "x", count: 60), partNumber: 0, totalParts: 2, transitionId: "c")
+        do {
+            _ = try assembler.add(chunk: String(repeating: "x", count: 60), partNumber: 1, totalParts: 2, transitionId: "c")
+            Issue.record("more text than the limit accepted")
+        } catch { #expect(error.kind == .messageTooLarge) }
+        _ = try assembler.add(chunk: #"{"type":"#, partNumber: 0, totalParts: 2, transitionId: "d")
+        do {
+            _ = try assembler.add(chunk: #""Ping"}"#, partNumber: 1, totalParts: 2, transitionId: "d")
+            Issue.record("a joined Ping accepted as a transition")
+        } catch { #expect(error.kind == .unknownType) }
     }
 }
