@@ -157,9 +157,9 @@ the median over the runs and the fastest and slowest single probe. The sustained
 send time to each delivery; missed = successful publishes × subscribers − deliveries after a drain of up to
 10 s). "Server busy" is the server's CPU time over the measured window as a share of one core.
 
-Machine load while measuring: two cores, shared with other work (1-minute load average {min(loads):.1f}–{max(loads):.1f}
-over these runs). **Re-measure on a quiet machine before quoting the absolute numbers**; the ratios, taken within
-each round, are the steadier part.
+Machine load while measuring: two cores, the 1-minute load average {min(loads):.1f}–{max(loads):.1f} over these runs (about
+1 is the benchmark's own pinned server and client; well above it means other work shared the machine, and the
+absolute numbers should be re-measured). The ratios, taken within each round, are the steadier part.
 
 {chr(10).join(table)}
 
