@@ -9,34 +9,13 @@ import Testing
 /// node's realtime subscribers hear, in order, once; and every node reads it.
 @Suite("Several nodes on PostgreSQL", .enabled(if: TestPostgres.isSelected, "runs in the PostgreSQL pass of make test (BMOB_TEST_ENGINE=postgres)"))
 struct MultiNodeTests {
-    /// Starts `count` servers on one fresh database and one data folder (the apps file), runs `body`, stops them;
-    /// `configure` sets node `index`'s configuration further, given the database's URL.
+    /// Starts `count` servers on one fresh database and one data folder (``withPostgresNodes``), runs `body`, stops
+    /// them; `configure` sets node `index`'s configuration further, given the database's URL.
     private func withNodes(
         _ count: Int, configure: (Int, String, inout ServerConfiguration) -> Void = { _, _, _ in },
         _ body: ([TestServer]) async throws -> Void
     ) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-nodes-\(UUID().uuidString)")
-        let (database, url) = try await withoutBlockingThePool { try TestPostgres.makeDatabase() }
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var nodes: [TestServer] = []
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try database.write(to: TestServer.postgresDatabaseFile(folder), atomically: true, encoding: .utf8)
-            for index in 0..<count {
-                nodes.append(
-                    try await TestServer.start(dataDirectory: folder) {
-                        $0.storage = .postgres(url: url)
-                        configure(index, url, &$0)
-                    })
-            }
-            try await body(nodes)
-        } catch {
-            for node in nodes { await node.stop() }
-            _ = try? await withoutBlockingThePool { TestPostgres.dropDatabase(database) }
-            throw error
-        }
-        for node in nodes { await node.stop() }
-        _ = try? await withoutBlockingThePool { TestPostgres.dropDatabase(database) }
+        try await withPostgresNodes(count, configure: configure) { nodes, _ in try await body(nodes) }
     }
 
     @Test("writes spread over three nodes reach the subscribers of every node, in commit order, each once")

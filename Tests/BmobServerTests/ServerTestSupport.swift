@@ -1,5 +1,6 @@
 import BmobIO
 import BmobServer
+import BmobStore
 import BmobTesting
 import BmobWire
 import Foundation
@@ -21,6 +22,38 @@ func withTestServer(
         throw error
     }
     await server.stop()
+}
+
+/// Starts `count` servers on one fresh PostgreSQL database and one data folder (the apps file), with the test app's
+/// `channels`, runs `body` with them and the database's URL, and stops them and drops the database; `configure` sets
+/// node `index`'s configuration further, given the database's URL.
+func withPostgresNodes(
+    _ count: Int, channels: AppChannels = TestServer.channels,
+    configure: (Int, String, inout ServerConfiguration) -> Void = { _, _, _ in },
+    _ body: ([TestServer], String) async throws -> Void
+) async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bmob-nodes-\(UUID().uuidString)")
+    let (database, url) = try await withoutBlockingThePool { try TestPostgres.makeDatabase() }
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var nodes: [TestServer] = []
+    do {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try database.write(to: TestServer.postgresDatabaseFile(folder), atomically: true, encoding: .utf8)
+        for index in 0..<count {
+            nodes.append(
+                try await TestServer.start(dataDirectory: folder, channels: channels) {
+                    $0.storage = .postgres(url: url)
+                    configure(index, url, &$0)
+                })
+        }
+        try await body(nodes, url)
+    } catch {
+        for node in nodes { await node.stop() }
+        _ = try? await withoutBlockingThePool { TestPostgres.dropDatabase(database) }
+        throw error
+    }
+    for node in nodes { await node.stop() }
+    _ = try? await withoutBlockingThePool { TestPostgres.dropDatabase(database) }
 }
 
 extension TestServer {

@@ -109,7 +109,7 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
     package func stop() {
         lock.withLock {
             stopRequested = true
-            if !wakerClosed { waker.wake() }
+            wakeWhileLocked()
         }
         if let thread = loopThread, !thread.isCurrent {
             thread.join()
@@ -127,19 +127,27 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
         submit(.job(UnownedJob(job)))
     }
 
-    /// Queues work; work submitted after the loop exited is dropped (a loop that stopped runs nothing more).
-    private func submit(_ work: Work) {
+    /// Queues work and returns whether it was queued: work submitted after the loop exited is dropped (a loop that
+    /// stopped runs nothing more).
+    @discardableResult
+    private func submit(_ work: Work) -> Bool {
         let onLoop = inEventLoop
-        let held: WakeBatch? = lock.withLock {
-            guard !exited else { return nil }
+        let (queued, held): (Bool, WakeBatch?) = lock.withLock {
+            guard !exited else { return (false, nil) }
             pending.append(work)
-            guard !onLoop, !wakePending else { return nil }
+            guard !onLoop, !wakePending else { return (true, nil) }
             wakePending = true
-            if let batch = WakeBatch.current { return batch }
-            waker.wake()
-            return nil
+            if let batch = WakeBatch.current { return (true, batch) }
+            wakeWhileLocked()
+            return (true, nil)
         }
         held?.hold(self)
+        return queued
+    }
+
+    /// Wakes the loop unless it exited and closed its waker; the caller holds `lock`.
+    private func wakeWhileLocked() {
+        if !wakerClosed { waker.wake() }
     }
 
     /// Runs `body` with the wake-ups of loops it submits work to held back until it returns: each loop is
@@ -151,9 +159,7 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
 
     /// Sends the wake-up a batch held back (none once the loop exited).
     func wakeHeldBack() {
-        lock.withLock {
-            if !wakerClosed { waker.wake() }
-        }
+        lock.withLock { wakeWhileLocked() }
     }
 
     /// Runs `body` on the loop and returns its result to the calling task.
@@ -239,24 +245,11 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
 
     // MARK: - Manual time
 
-    /// Runs `body` on the loop unless the loop has stopped (then returns `false` without running it).
-    private func executeUnlessExited(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let onLoop = inEventLoop
-        return lock.withLock {
-            guard !exited else { return false }
-            pending.append(.closure(body))
-            guard !onLoop, !wakePending else { return true }
-            wakePending = true
-            waker.wake()
-            return true
-        }
-    }
-
     /// Waits for one turn of the loop; `nil` when the loop has stopped, else how many descriptor events it had
     /// handled by then.
     private func eventCountAfterATurn() async -> UInt64? {
         await withCheckedContinuation { (continuation: CheckedContinuation<UInt64?, Never>) in
-            let queued = executeUnlessExited { continuation.resume(returning: self.selectorEventCount) }
+            let queued = submit(.closure { continuation.resume(returning: self.selectorEventCount) })
             if !queued { continuation.resume(returning: nil) }
         }
     }
@@ -276,10 +269,11 @@ package final class EventLoop: TaskExecutor, @unchecked Sendable, CustomStringCo
     /// returns once they ran. Used by ``ManualClock/advance(by:)``.
     func fireDueTimers() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let queued = executeUnlessExited {
-                self.runDueTimers()
-                continuation.resume()
-            }
+            let queued = submit(
+                .closure {
+                    self.runDueTimers()
+                    continuation.resume()
+                })
             if !queued { continuation.resume() }
         }
     }

@@ -12,35 +12,18 @@ import Testing
     "Channels across several nodes on PostgreSQL",
     .enabled(if: TestPostgres.isSelected, "runs in the PostgreSQL pass of make test (BMOB_TEST_ENGINE=postgres)"))
 struct PusherClusterTests {
-    /// Starts `count` servers on one fresh database and one data folder, with the test app's `channels`, runs
-    /// `body` with them and the database's URL, and stops them.
+    /// Starts `count` servers on one fresh database and one data folder (``withPostgresNodes``), with the test app's
+    /// `channels` and node `index`'s channel node timeout `timeouts[index]` (else `nodeTimeoutSeconds`), runs `body`
+    /// with them and the database's URL, and stops them.
     private func withNodes(
         _ count: Int, channels: AppChannels = TestServer.channels, nodeTimeoutSeconds: Int = 30,
         timeouts: [Int]? = nil, _ body: ([TestServer], String) async throws -> Void
     ) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "bmob-channel-nodes-\(UUID().uuidString)")
-        let (database, url) = try await withoutBlockingThePool { try TestPostgres.makeDatabase() }
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var nodes: [TestServer] = []
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try database.write(to: TestServer.postgresDatabaseFile(folder), atomically: true, encoding: .utf8)
-            for index in 0..<count {
-                nodes.append(
-                    try await TestServer.start(dataDirectory: folder, channels: channels) {
-                        $0.storage = .postgres(url: url)
-                        $0.channelNodeTimeoutSeconds = timeouts?[index] ?? nodeTimeoutSeconds
-                    })
-            }
-            try await body(nodes, url)
-        } catch {
-            for node in nodes { await node.stop() }
-            _ = try? await withoutBlockingThePool { TestPostgres.dropDatabase(database) }
-            throw error
-        }
-        for node in nodes { await node.stop() }
-        _ = try? await withoutBlockingThePool { TestPostgres.dropDatabase(database) }
+        try await withPostgresNodes(
+            count, channels: channels,
+            configure: { index, _, configuration in
+                configuration.channelNodeTimeoutSeconds = timeouts?[index] ?? nodeTimeoutSeconds
+            }, body)
     }
 
     /// The `data` of a frame, parsed.
@@ -86,15 +69,6 @@ struct PusherClusterTests {
         }
     }
 
-    /// The next `subscription_count` on `client`, skipping other frames.
-    private func nextCount(_ client: PusherTestClient) async throws -> Int64? {
-        while true {
-            let frame = try await client.nextEvent()
-            guard frame["event"]?.stringValue == "\(client.prefix)_internal:subscription_count" else { continue }
-            return try data(frame)["subscription_count"]?.int64Value
-        }
-    }
-
     @Test("subscription counts count every node's connections and reach every node, in the order of the changes")
     func subscriptionCountsCrossNodes() async throws {
         var channels = TestServer.channels
@@ -102,16 +76,16 @@ struct PusherClusterTests {
         try await withNodes(2, channels: channels) { nodes, _ in
             let onA = try await PusherTestClient.connect(nodes[0])
             #expect(try await onA.subscribe("news")["event"] == "pusher_internal:subscription_succeeded")
-            #expect(try await nextCount(onA) == 1)
+            #expect(try await onA.nextSubscriptionCount() == 1)
             let onB = try await PusherTestClient.connect(nodes[1], prefix: "bird")
             #expect(try await onB.subscribe("news")["event"] == "bird_internal:subscription_succeeded")
-            #expect(try await nextCount(onB) == 2)
-            #expect(try await nextCount(onA) == 2, "node A heard node B's join")
+            #expect(try await onB.nextSubscriptionCount() == 2)
+            #expect(try await onA.nextSubscriptionCount() == 2, "node A heard node B's join")
             let alsoOnB = try await PusherTestClient.connect(nodes[1])
             #expect(try await alsoOnB.subscribe("news")["event"] == "pusher_internal:subscription_succeeded")
-            for client in [onA, onB, alsoOnB] { #expect(try await nextCount(client) == 3) }
+            for client in [onA, onB, alsoOnB] { #expect(try await client.nextSubscriptionCount() == 3) }
             try await onB.send(["event": "bird:unsubscribe", "data": ["channel": "news"]])
-            for client in [onA, alsoOnB] { #expect(try await nextCount(client) == 2) }
+            for client in [onA, alsoOnB] { #expect(try await client.nextSubscriptionCount() == 2) }
             #expect(try await onA.silence() == nil, "each change is announced once")
         }
     }

@@ -55,6 +55,15 @@ final class PusherTestClient: @unchecked Sendable {
         }
     }
 
+    /// The count of the next `{prefix}_internal:subscription_count`, skipping other frames.
+    func nextSubscriptionCount() async throws -> Int64? {
+        while true {
+            let frame = try await nextEvent()
+            guard frame["event"]?.stringValue == "\(prefix)_internal:subscription_count" else { continue }
+            return try JSONParser.parse(frame["data"]?.stringValue ?? "")["subscription_count"]?.int64Value
+        }
+    }
+
     /// Sends a frame.
     func send(_ frame: JSONValue) async throws {
         try await socket.send(text: frame.jsonString)

@@ -91,33 +91,24 @@ struct PusherTimeoutTests {
         await stopped
     }
 
-    /// The next `subscription_count` on `client`, skipping other frames.
-    private func nextCount(_ client: PusherTestClient, prefix: String = "pusher") async throws -> Int64? {
-        while true {
-            let frame = try await client.nextEvent()
-            guard frame["event"]?.stringValue == "\(prefix)_internal:subscription_count" else { continue }
-            return try JSONParser.parse(frame["data"]?.stringValue ?? "")["subscription_count"]?.int64Value
-        }
-    }
-
     @Test("subscription counts, when the app asks for them: every subscriber hears each change, on both prefixes")
     func subscriptionCounts() async throws {
         try await withChannels(subscriptionCount: true, manualClock: false) { server in
             let first = try await PusherTestClient.connect(server)
             #expect(try await first.subscribe("news")["event"] == "pusher_internal:subscription_succeeded")
-            #expect(try await nextCount(first) == 1)
+            #expect(try await first.nextSubscriptionCount() == 1)
             let second = try await PusherTestClient.connect(server, prefix: "bird")
             #expect(try await second.subscribe("news")["event"] == "bird_internal:subscription_succeeded")
-            #expect(try await nextCount(second, prefix: "bird") == 2)
-            #expect(try await nextCount(first) == 2)
+            #expect(try await second.nextSubscriptionCount() == 2)
+            #expect(try await first.nextSubscriptionCount() == 2)
             try await second.send(["event": "bird:unsubscribe", "data": ["channel": "news"]])
-            #expect(try await nextCount(first) == 1)
+            #expect(try await first.nextSubscriptionCount() == 1)
             // Presence channels have members instead; private ones count too.
             let member = try await first.subscribe("presence-room", channelData: #"{"user_id":"u1"}"#)
             #expect(member["event"] == "pusher_internal:subscription_succeeded")
             #expect(try await first.silence()?["event"] != "pusher_internal:subscription_count")
             #expect(try await first.subscribe("private-x")["event"] == "pusher_internal:subscription_succeeded")
-            #expect(try await nextCount(first) == 1)
+            #expect(try await first.nextSubscriptionCount() == 1)
         }
     }
 

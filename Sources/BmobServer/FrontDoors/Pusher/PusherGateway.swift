@@ -152,9 +152,7 @@ package final class PusherGateway: Sendable {
             notify(applicationId, ["name": "channel_occupied", "channel": .string(channel.rawValue)])
         }
         if let count = outcome.subscriptionCount {
-            publishInternal(applicationId: applicationId, channel: channel, excluding: nil) { messages in
-                messages.subscriptionCount(channel: channel, count: count)
-            }
+            deliver(.subscriptionCount(channel: channel, count: count), applicationId: applicationId)
         }
         if outcome.newMember, let member {
             publishInternal(applicationId: applicationId, channel: channel, excluding: socket) { messages in
@@ -178,9 +176,7 @@ package final class PusherGateway: Sendable {
         if outcome.vacated {
             notify(outcome.applicationId, ["name": "channel_vacated", "channel": .string(channel.rawValue)])
         } else if let count = outcome.subscriptionCount {
-            publishInternal(applicationId: outcome.applicationId, channel: channel, excluding: nil) { messages in
-                messages.subscriptionCount(channel: channel, count: count)
-            }
+            deliver(.subscriptionCount(channel: channel, count: count), applicationId: outcome.applicationId)
         }
     }
 

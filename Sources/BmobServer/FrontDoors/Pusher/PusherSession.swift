@@ -79,15 +79,17 @@ final class PusherSession: WebSocketHandler, RealtimeListener {
     /// Graceful shutdown: `{prefix}:error` 4200 and a close with it, so clients reconnect at once (to another node,
     /// or to this one once it is back) instead of backing off as they do after 1001.
     func webSocketShuttingDown(_ socket: WebSocketConnection) -> (code: WebSocketCloseCode, reason: String)? {
-        let code = PusherCloseCode.genericReconnectImmediately
-        send(messages.error(code: code, message: "server shutting down; reconnect"))
-        return (code.webSocketCloseCode, "server shutting down")
+        lastWords(.genericReconnectImmediately, "server shutting down; reconnect")
     }
 
     func webSocketUnresponsive(_ socket: WebSocketConnection) -> (code: WebSocketCloseCode, reason: String)? {
-        let code = PusherCloseCode.pongNotReceived
-        send(messages.error(code: code, message: "pong reply not received"))
-        return (code.webSocketCloseCode, "pong reply not received")
+        lastWords(.pongNotReceived, "pong reply not received")
+    }
+
+    /// Rule 1 when the WebSocket layer closes: sends the error frame and answers the close it then sends.
+    private func lastWords(_ code: PusherCloseCode, _ message: String) -> (code: WebSocketCloseCode, reason: String) {
+        send(messages.error(code: code, message: message))
+        return (code.webSocketCloseCode, message)
     }
 
     func webSocketReceived(_ socket: WebSocketConnection, _ message: WebSocketMessage) {

@@ -105,9 +105,7 @@ enum PostgresChannelTables {
             }
             var joined = ChannelClusterJoin(occupied: occupied, newMember: newMember, members: current, full: false)
             if subscription.countsSubscriptions {
-                let count = try self.count(connection, key)
-                joined.subscriptionCount = count
-                try append(connection, node: node, [(subscription.applicationId, subscriptionCount(count))])
+                joined.subscriptionCount = try appendCount(connection, node: node, subscription, subscriptionCount)
             }
             joined.logPosition = try head(connection)
             return joined
@@ -145,17 +143,25 @@ enum PostgresChannelTables {
                 try append(connection, node: node, [(subscription.applicationId, memberRemoved(outcome))])
             }
             if subscription.countsSubscriptions, !outcome.vacated {
-                let count = try self.count(connection, key)
-                outcome.subscriptionCount = count
-                try append(connection, node: node, [(subscription.applicationId, subscriptionCount(count))])
+                outcome.subscriptionCount = try appendCount(connection, node: node, subscription, subscriptionCount)
             }
             return outcome
         }
     }
 
-    /// The connections on a channel, `key` being its (app, channel), on every node.
-    private static func count(_ connection: PostgresConnection, _ key: [SQLValue]) throws -> Int {
-        Int(try connection.firstRow("SELECT count(*) FROM \(members) WHERE app = ? AND channel = ?", key) { $0.int64(0) } ?? 0)
+    /// Counts the connections on the subscription's channel on every node and logs the count for the other nodes
+    /// (inside ``locked(_:_:)``, so counts are logged in the order of the changes).
+    private static func appendCount(
+        _ connection: PostgresConnection, node: String, _ subscription: ChannelClusterSubscription,
+        _ message: (Int) -> String
+    ) throws -> Int {
+        let count = Int(
+            try connection.firstRow(
+                "SELECT count(*) FROM \(members) WHERE app = ? AND channel = ?",
+                [.text(subscription.applicationId), .text(subscription.channel)]
+            ) { $0.int64(0) } ?? 0)
+        try append(connection, node: node, [(subscription.applicationId, message(count))])
+        return count
     }
 
     /// Removes every connection of `gone` (a dead node, or this one stopping) and says what that changed,
