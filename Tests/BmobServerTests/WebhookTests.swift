@@ -154,11 +154,11 @@ import FoundationNetworking
             _ = try await withoutBlockingThePool {
                 try registry.update(applicationId: TestServer.applicationId) { $0.webhooks = webhooks }
             }
-            // Within seconds when the machine is idle; the deadline is generous for a fully loaded test run (on
-            // PostgreSQL each re-read of the registry opens a connection, a backend process, on a two-core machine
-            // running thirty-odd servers; a CI run took 27 s, another over 30).
+            // About 2 s when the machine is idle. Under the full PostgreSQL pass (thirty-odd servers on two cores)
+            // runs have taken 27 s, 77 s and over 130 s: the re-read of the registry is starved there, cause not yet
+            // found (see the issue note), so the deadline only bounds a hang.
             var answer: JSONValue?
-            let deadline = ContinuousClock.now + .seconds(90)
+            let deadline = ContinuousClock.now + .seconds(240)
             while ContinuousClock.now < deadline {
                 answer = try await server.call("POST", "/1/functions/echo", json: ["n": 1]).json
                 if answer?["result"] != nil { break }
