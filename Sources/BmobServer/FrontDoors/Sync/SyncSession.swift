@@ -266,8 +266,8 @@ final class SyncSession: WebSocketHandler {
                     removed.append(.failed(queryId: queryId, errorMessage: "at most \(Self.maximumQueries) live queries a socket", errorData: ["code": 107], logLines: [], journal: nil))
                     continue
                 }
-                guard gateway.runner.kind(of: path) == .query else {
-                    let problem = gateway.runner.kind(of: path).map { "\(path) is \($0.withArticle), not a query" } ?? "no function named \(path)"
+                guard gateway.runner.kind(of: path, in: runtime.app) == .query else {
+                    let problem = gateway.runner.kind(of: path, in: runtime.app).map { "\(path) is \($0.withArticle), not a query" } ?? "no function named \(path)"
                     removed.append(.failed(queryId: queryId, errorMessage: problem, errorData: ["code": 311], logLines: [], journal: nil))
                     continue
                 }
