@@ -99,10 +99,13 @@ package struct SyncFunctionRunner: Sendable {
         let scope = caller.scope
         let renderer = context.renderer(for: scope)
         let logger = logger
+        // Read before the snapshot is taken, so the snapshot holds every commit up to it. (Reading the head inside the
+        // snapshot would cost a second statement, which on PostgreSQL runs a one-statement body again in a
+        // transaction.)
+        let ts = context.store.committedJournalSeq
         do {
             return try await context.store.read { transaction in
                 let reader = SyncReader(transaction: transaction, scope: scope, renderer: renderer)
-                let ts = try transaction.lastJournalSeq()
                 let outcome: Result<JSONValue, SyncFunctionError>
                 do {
                     outcome = .success(try body(SyncQueryContext(userId: caller.userId, db: reader), arguments))
