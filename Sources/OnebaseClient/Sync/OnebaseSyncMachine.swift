@@ -390,18 +390,6 @@ package struct OnebaseSyncMachine {
         }
     }
 
-    /// The client is going away: close, fail what waits.
-    package mutating func shutDown() -> [Action] {
-        var actions: [Action] = [.cancelTimers]
-        switch phase {
-        case .connecting, .open: actions.append(.closeTransport(attempt: attempt))
-        default: break
-        }
-        actions += connectionLost(reason: "Shutdown")
-        phase = .stopped
-        return actions
-    }
-
     // MARK: - Server messages
 
     private mutating func received(_ message: SyncServerMessage) -> [Action] {

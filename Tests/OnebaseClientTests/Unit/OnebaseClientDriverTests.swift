@@ -13,9 +13,13 @@ struct OnebaseClientDriverTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = ScriptedServer()
         try await OnebaseClientEnvironment.$current.withValue(server.environment(tokenFolder: folder)) {
-            let client = OnebaseClient(url: "http://127.0.0.1:1/apps/a")
             let states = Recorder<OnebaseConnectionState>()
-            client.onConnectionChange = { states.append($0) }
+            // Handlers set in the initializer's main-queue turn hear the first change.
+            let client = await MainActor.run {
+                let client = OnebaseClient(url: "http://127.0.0.1:1/apps/a")
+                client.onConnectionChange = { states.append($0) }
+                return client
+            }
             let values = Recorder<OnebaseValue?>()
             let onMain = Recorder<Bool>()
             let subscription = client.subscribe("notes:list", [:]) { value in
@@ -121,8 +125,11 @@ struct OnebaseClientDriverTests {
         // The next run, on its own sockets (the abandoned client keeps failing to reconnect on the old ones).
         try await OnebaseClientEnvironment.$current.withValue(laterServer.environment(tokenFolder: folder)) {
             let failures = Recorder<String>()
-            let second = OnebaseClient(url: "http://127.0.0.1:1", offlineDirectory: folder)
-            second.onQueuedMutationFailure = { name, args, error in failures.append("\(name) \(args) \(error)") }
+            let second = await MainActor.run {
+                let second = OnebaseClient(url: "http://127.0.0.1:1", offlineDirectory: folder)
+                second.onQueuedMutationFailure = { name, args, error in failures.append("\(name) \(args) \(error)") }
+                return second
+            }
             #expect(second.queuedMutationCount == 1)
             let next = try await laterServer.openSocket()
             next.serverSends(.authOk(baseVersion: 0, userId: nil))
