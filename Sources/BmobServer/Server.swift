@@ -208,6 +208,10 @@ package final class Server: Sendable {
         }
         channels.register(in: &router)
         PusherAPIRoutes.register(in: &router, gateway: channels)
+        SyncGateway(
+            functions: functions.sync, operations: runner, feeds: feeds, apps: apps, configuration: configuration,
+            clock: clock, logger: logger
+        ).register(in: &router)
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(

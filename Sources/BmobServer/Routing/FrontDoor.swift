@@ -4,4 +4,6 @@ package enum FrontDoor: String, Sendable {
     case rest
     /// The encrypted native protocol on `/8/…`.
     case native
+    /// The sync protocol (`/apps/<applicationId>/api/…`): live queries, mutations and actions.
+    case sync
 }

@@ -15,6 +15,8 @@ public struct CloudFunctions: Sendable {
 
     private var functions: [String: Body] = [:]
     private var triggers: [String: TriggerBody] = [:]
+    /// The sync functions (``query(_:args:_:)``, ``mutation(_:args:_:)``, ``action(_:args:_:)``).
+    package var sync = SyncFunctions()
 
     /// No functions.
     public init() {}

@@ -17,7 +17,9 @@ import Synchronization
 /// - the **reader** `LISTEN`s on `bmob_channels` and, on a notification or every poll interval, reads the log
 ///   after the last `seq` it saw and hands other nodes' messages to ``Handlers/deliver``; every third of the node
 ///   timeout it beats, removes the connections of nodes whose heartbeat is older than the timeout (under the
-///   lock, so only one survivor does it and announces who left) and prunes old messages.
+///   lock, so only one survivor does it and announces who left; and only once this node has itself reached the
+///   database for a whole timeout, so that after an outage nodes do not take each other for dead) and prunes old
+///   messages.
 ///
 /// Notifications only wake the reader: the log is the truth, so a lost notification costs at most one poll.
 package final class PostgresChannelCluster: @unchecked Sendable {
@@ -363,13 +365,20 @@ package final class PostgresChannelCluster: @unchecked Sendable {
         handedOver(head)
         var nextBeat: UInt64 = 0
         let beatNanoseconds = UInt64(max(0.05, configuration.nodeTimeoutSeconds / 3) * 1_000_000_000)
+        let timeoutNanoseconds = UInt64(max(0, configuration.nodeTimeoutSeconds) * 1_000_000_000)
+        // Since when this node has reached the database without a failure; `nil` after one. Other nodes are judged
+        // dead only after a full timeout of this node's own health: after an outage every node's beat is old, and
+        // the first node back must not take the others, which beat again within a third of the timeout, for dead.
+        var healthySince: UInt64? = Self.monotonicNanoseconds()
         while !stopping.load(ordering: .relaxed) {
             do {
                 let connection = try readerConnected()
                 let now = Self.monotonicNanoseconds()
                 if now >= nextBeat {
                     nextBeat = now + beatNanoseconds
-                    try beat(connection)
+                    let since = healthySince ?? now
+                    healthySince = since
+                    try beat(connection, reaps: now - since >= timeoutNanoseconds)
                 }
                 try follow(connection)
                 var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
@@ -377,6 +386,7 @@ package final class PostgresChannelCluster: @unchecked Sendable {
                 _ = poll(&descriptor, 1, max(1, min(Int32(max(10, configuration.pollMilliseconds)), untilBeat)))
                 _ = try connection.notifications()
             } catch {
+                healthySince = nil
                 readerConnection?.close()
                 readerConnection = nil
                 usleep(useconds_t(max(10, configuration.pollMilliseconds)) * 1000)
@@ -422,12 +432,13 @@ package final class PostgresChannelCluster: @unchecked Sendable {
         for waiter in ready { waiter.run() }
     }
 
-    /// Beats, removes dead nodes' connections and prunes the log.
-    private func beat(_ connection: PostgresConnection) throws {
+    /// Beats, removes dead nodes' connections (when `reaps`) and prunes the log.
+    private func beat(_ connection: PostgresConnection, reaps: Bool) throws {
         if try PostgresChannelTables.beat(connection, node: configuration.node) {
             currentHandlers.revived()
         }
         retryFailedLeaves()
+        guard reaps else { return }
         let timeout = configuration.nodeTimeoutSeconds
         let dead =
             try PostgresChannelTables.staleNodes(connection, except: configuration.node, timeout: timeout)
