@@ -101,7 +101,10 @@ var targets: [Target] = [
         dependencies: ["BirdRealtime", "BmobRealtime", "BmobWire", "BmobCrypto", "BmobTesting", "BmobServer"]
     ),
     .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobCloud", "BmobTesting", "BmobWire", "BmobStore", "BmobServer", "bmob-upload-client"]),
-    .testTarget(name: "OnebaseClientTests", dependencies: ["OnebaseClient", "BmobWire", "BmobRealtime"]),
+    .testTarget(
+        name: "OnebaseClientTests",
+        dependencies: ["OnebaseClient", "BmobWire", "BmobRealtime", "BmobTesting", "BmobServer"]
+    ),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire", "BmobServerCodecs"]),
     // Fixtures/ holds data files that the tests read from the source tree (the $regex differential corpus).
