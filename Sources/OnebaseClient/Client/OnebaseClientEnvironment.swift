@@ -74,13 +74,7 @@ package struct OnebaseClientEnvironment: Sendable {
     /// The platform's WebSocket: `URLSessionWebSocketTask` on Apple platforms, BmobRealtime's POSIX client (OpenSSL
     /// for `wss`) elsewhere. Incoming messages are limited to the sync protocol's 1 MiB.
     package static let platformTransport: @Sendable () -> any WebSocketTransport = {
-        #if canImport(Darwin)
-            URLSessionWebSocketTransport(maximumMessageSize: SyncLimits().maximumMessageBytes)
-        #else
-            var configuration = POSIXWebSocketTransport.Configuration()
-            configuration.maximumMessageSize = SyncLimits().maximumMessageBytes
-            return POSIXWebSocketTransport(configuration: configuration)
-        #endif
+        PlatformWebSocketTransport.make(maximumMessageSize: SyncLimits().maximumMessageBytes)
     }
 
     /// `URLSession.shared`.
