@@ -361,6 +361,9 @@ package struct OnebaseSyncMachine {
         let message: SyncServerMessage
         do {
             message = try SyncServerMessage(decoding: text)
+        } catch where error.kind == .unknownType {
+            // A message type newer than this client: ignored, so servers can add messages.
+            return []
         } catch {
             return dropSocket(reason: "InvalidMessage")
         }

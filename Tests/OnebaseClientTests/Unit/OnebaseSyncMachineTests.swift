@@ -253,6 +253,15 @@ struct OnebaseSyncMachineTests {
         #expect(h.run { $0.timerFired(.silence, attempt: 1) }.contains(.closeTransport(attempt: 1)))
     }
 
+    @Test("an unknown message type is ignored; a malformed message drops the socket")
+    func unknownAndMalformed() {
+        var h = H()
+        h.startAndOpen()
+        #expect(h.run { $0.messageReceived(attempt: 1, text: #"{"type":"SomethingNew","x":1}"#) }.isEmpty)
+        let malformed = h.run { $0.messageReceived(attempt: 1, text: #"{"type":"Transition"}"#) }
+        #expect(malformed.contains(.closeTransport(attempt: 1)))
+    }
+
     @Test("a FatalError stops the client: closed, no reconnect timer")
     func fatal() {
         var h = H()
