@@ -42,6 +42,34 @@ struct OnebaseEndToEndTests {
         }
     }
 
+    @Test("a queued mutation of an earlier run that the server refuses is reported through onQueuedMutationFailure")
+    func earlierRunsFailure() async throws {
+        try await OnebaseServer.with { server in
+            let directory = server.folder.appendingPathComponent("app")
+            let first = try await server.withClients(online: { false }) {
+                OnebaseClient(url: "https://api.example.com", offlineDirectory: directory)
+            }
+            // Signed out, notes:addMine throws on the server.
+            let abandoned = Task { try await first.mutation("notes:addMine", ["text": "nobody's"]) }
+            try await waitUntil("the mutation is queued") { first.queuedMutationCount == 1 }
+            try await server.withClients {
+                let failures = Recorder<String>()
+                let second = await MainActor.run {
+                    let second = OnebaseClient(url: "https://api.example.com", offlineDirectory: directory)
+                    second.onQueuedMutationFailure = { name, args, error in
+                        failures.append("\(name) \(args["text"]?.string ?? "") \(error.message)")
+                    }
+                    return second
+                }
+                try await waitUntil("the failure is reported") { !failures.all.isEmpty }
+                #expect(failures.all == ["notes:addMine nobody's sign in first"])
+                #expect(second.queuedMutationCount == 0)
+                #expect(try await server.noteTexts().isEmpty)
+            }
+            abandoned.cancel()
+        }
+    }
+
     @Test("the cache shows a user's results on a cold start offline, and a different user clears it")
     func userChangeClearsCache() async throws {
         try await OnebaseServer.with { server in

@@ -262,6 +262,37 @@ struct OnebaseSyncMachineTests {
         #expect(malformed.contains(.closeTransport(attempt: 1)))
     }
 
+    @Test("hostile server: chunks out of order drop the socket; results for unknown query ids are ignored")
+    func hostileServer() {
+        var h = H()
+        h.startAndOpen()
+        h.run { $0.subscribe(1, to: H.token("notes:list")) }
+        #expect(H.deliveries(h.transition(ts: 1, [.updated(queryId: 99, value: "x", logLines: [], journal: nil)])).isEmpty)
+        #expect(h.server(.transitionChunk(chunk: "{", partNumber: 0, totalParts: 2, transitionId: "a")).isEmpty)
+        let outOfOrder = h.server(.transitionChunk(chunk: "}", partNumber: 0, totalParts: 2, transitionId: "b"))
+        #expect(outOfOrder.contains(.closeTransport(attempt: 1)))
+        // A response to a request never made is ignored.
+        h.run { $0.timerFired(.reconnect, attempt: 1) }
+        h.open()
+        #expect(h.server(.mutationResponse(SyncFunctionResponse(requestId: 42, outcome: .success(value: 1, ts: 1)))).isEmpty)
+    }
+
+    @Test("backoff grows with failed attempts and resets once the server confirms the identity")
+    func backoffResets() {
+        var h = H()
+        h.run { $0.start() }
+        for attempt in 1...3 {
+            h.run { $0.transportOpenFailed(attempt: attempt) }
+            h.run { $0.timerFired(.reconnect, attempt: attempt) }
+        }
+        #expect(h.machine.failures == 3)
+        let delays = h.log.compactMap { if case .startTimer(.reconnect, _, let delay) = $0 { delay } else { nil } }
+        #expect(delays == [.milliseconds(500), .seconds(1), .seconds(2)])
+        h.open()
+        h.authOk()
+        #expect(h.machine.failures == 0)
+    }
+
     @Test("a FatalError stops the client: closed, no reconnect timer")
     func fatal() {
         var h = H()
