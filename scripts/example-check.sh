@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds Examples/CustomServer (a server binary of one's own on the public BmobServer API) and checks that it
-# serves its Swift function and trigger: starts it on a fresh data folder and a free port, calls the function and
-# makes the trigger refuse a save over REST, then stops it with SIGTERM and expects a clean exit.
+# serves its Swift function, trigger and sync query: starts it on a fresh data folder and a free port, calls the
+# function, makes the trigger refuse a save over REST, runs the sync query over HTTP, then stops it with SIGTERM and
+# expects a clean exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Unset: the root package refuses its strict (unsafe) flags when it is a dependency.
@@ -35,6 +36,8 @@ refused="$(call /1/classes/Score '{"points": -1}')"
 case "$refused" in *'"code":142'*) ;; *) echo "example-check: a negative score answered $refused"; exit 1 ;; esac
 saved="$(call /1/classes/Score '{"points": 3, "player": "  ada  "}')"
 case "$saved" in *'"objectId"'*) ;; *) echo "example-check: a save answered $saved"; exit 1 ;; esac
+top="$(curl -sS -X POST "$url/apps/$app/api/query" -H 'Content-Type: application/json' -d '{"path": "scores:top", "args": {"limit": 1}}')"
+case "$top" in *'"status":"success"'*'"player":"ada"'*) ;; *) echo "example-check: scores:top answered $top"; exit 1 ;; esac
 kill -TERM "$pid"
 wait "$pid"
-echo "example-check: Examples/CustomServer serves its function and trigger"
+echo "example-check: Examples/CustomServer serves its function, trigger and sync query"

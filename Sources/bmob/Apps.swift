@@ -16,8 +16,9 @@ extension BmobCommand {
                                       [--authorized-connections on|off] [--subscription-count on|off]
                                       [--database postgres://…]
             'webhooks' prints the app's webhooks, or with --set replaces them: {"functions": {"<name>": "<url>"},
-            "triggers": {"<Class>": {"beforeSave": "<url>", …}}, "secret": "<16+ characters>"} (a missing secret keeps
-            the app's, or gets a random one). Running servers take them within a second.
+            "triggers": {"<Class>": {"beforeSave": "<url>", …}}, "sync": {"<module:export>": {"kind": "query|mutation|action",
+            "url": "<url>", "reads": ["<Class>", …]}}, "secret": "<16+ characters>"} (a missing secret keeps the app's, or
+            gets a random one; a sync query names the classes it reads). Running servers take them within a second.
             'channels' prints the app's realtime channel credentials (Pusher protocol: app id, key, secret), makes them
             for an app created before channels existed (--create), turns client events on or off, or sets where channel
             webhooks go (signed with the channel secret, as Pusher signs them). --authorized-connections on closes

@@ -8,6 +8,8 @@ package struct AppWebhooks: Sendable, Equatable {
     package var functions: [String: String] = [:]
     /// Class → event → URL.
     package var triggers: [String: [TriggerEvent: String]] = [:]
+    /// Sync function name (canonical) → its webhook.
+    package var sync: [String: SyncWebhook] = [:]
     /// The HMAC key of the calls' signatures (its UTF-8 bytes).
     package var secret: String = ""
 
@@ -16,7 +18,7 @@ package struct AppWebhooks: Sendable, Equatable {
 
     /// Whether no webhook is set.
     package var isEmpty: Bool {
-        functions.isEmpty && triggers.isEmpty
+        functions.isEmpty && triggers.isEmpty && sync.isEmpty
     }
 
     /// As stored in `apps.json`.
@@ -26,10 +28,12 @@ package struct AppWebhooks: Sendable, Equatable {
             triggerMembers[className] = .object(
                 Dictionary(uniqueKeysWithValues: events.map { ($0.key.rawValue, JSONValue.string($0.value)) }))
         }
-        return [
+        var members: [String: JSONValue] = [
             "functions": .object(functions.mapValues { .string($0) }), "triggers": .object(triggerMembers),
             "secret": .string(secret),
         ]
+        if !sync.isEmpty { members["sync"] = .object(sync.mapValues(\.json)) }
+        return .object(members)
     }
 
     /// Reads ``json``; a missing member is no webhooks.
@@ -50,6 +54,22 @@ package struct AppWebhooks: Sendable, Equatable {
                 }
                 triggers[className, default: [:]][event] = try Self.url(url, "\(eventName) of \(className)")
             }
+        }
+        for (name, value) in members["sync"]?.objectValue ?? [:] {
+            let path: SyncFunctionPath
+            do throws(SyncProtocolError) {
+                path = try SyncFunctionPath(validating: name)
+            } catch {
+                throw ConfigurationError("apps.json: sync webhook '\(name.prefix(80))': \(error.message)")
+            }
+            guard let kind = value["kind"]?.stringValue.flatMap(SyncFunctionKind.init(rawValue:)) else {
+                throw ConfigurationError("apps.json: sync webhook \(name): kind must be query, mutation or action")
+            }
+            let reads = value["reads"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            if kind == .query, reads.isEmpty {
+                throw ConfigurationError("apps.json: sync webhook \(name): a query names the classes it reads in \"reads\"")
+            }
+            sync[path.rawValue] = SyncWebhook(kind: kind, url: try Self.url(value["url"] ?? .null, "sync function \(name)"), reads: reads)
         }
         if !isEmpty, secret.utf8.count < 16 {
             throw ConfigurationError("apps.json: webhooks need a secret of at least 16 characters")

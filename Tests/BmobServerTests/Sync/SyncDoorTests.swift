@@ -259,6 +259,35 @@ struct SyncDoorTests {
         }
     }
 
+    @Test("bounds: live queries per socket are capped, and a result over 256 KiB goes out in chunks")
+    func boundsAndChunks() async throws {
+        try await withServer { server in
+            let client = try await SyncTestClient.connect(server)
+            // A class of its own: the creates below do not re-run these 1,000 queries.
+            let path = try SyncFunctionPath(validating: "bulk:list")
+            // At most 1,000 modifications a message (the codec's bound), so two messages.
+            try await client.modify((0..<1000).map { .add(queryId: Int64($0), path: path, arguments: ["skip": .int(Int64($0))], journal: nil) })
+            try await client.modify([.add(queryId: 1000, path: path, arguments: [:], journal: nil)])
+            guard case .failure(let refused) = try await client.nextResult(1000) else { throw TestFailure("query 1000 ran") }
+            #expect(refused.message == "at most 1000 live queries a socket")
+            await client.close()
+            let twins = try await SyncTestClient.connect(server)
+            try await twins.subscribe(0, "notes:list")
+            try await twins.subscribe(1, "notes:list")
+            guard case .failure(let twin) = try await twins.nextResult(1) else { throw TestFailure("a twin query ran") }
+            #expect(twin.message == "query 0 already runs this function with these arguments")
+
+            let big = try await SyncTestClient.connect(server)
+            try await big.subscribe(0, "notes:list", ["limit": 100])
+            #expect(try await big.nextValue(0) == [])
+            let text = String(repeating: "x", count: 8 * 1024)
+            for index in 0..<40 { _ = try await server.create("notes", ["text": .string(text), "n": .int(Int64(index))]) }
+            var count = 0
+            while count < 40 { count = try await big.nextValue(0).arrayValue?.count ?? 0 }
+            #expect(count == 40)
+        }
+    }
+
     @Test("one-shot calls and password sign-in over HTTP")
     func httpCallsAndPasswordSignIn() async throws {
         try await withServer { server in

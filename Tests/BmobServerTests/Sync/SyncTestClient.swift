@@ -91,10 +91,10 @@ final class SyncTestClient: @unchecked Sendable {
 
     /// The next message that `match` accepts, skipping others (kept in ``received``).
     func next<T>(_ what: String, _ match: (SyncServerMessage) -> T?) async throws -> T {
-        for _ in 0..<200 {
+        for _ in 0..<3000 {
             if let found = match(try await next()) { return found }
         }
-        throw TestFailure("no \(what) among 200 messages")
+        throw TestFailure("no \(what) among 3000 messages")
     }
 
     /// The next result of `queryId` (updated or failed), skipping other messages.

@@ -12,6 +12,8 @@ calls, and answers by path:
   /before-find     {"where": {"hidden": {"$ne": true}}}
   /data-hook       {"msg": "ok"}
   /record          {"msg": "ok"} (after-triggers)
+  /sync-echo       {"result": {"function": …, "kind": …, "args": …, "user": …}} (sync functions)
+  /sync-counter    {"result": n}, n counting this path's calls (a sync query whose result changes each run)
   /calls           GET: every call so far, as JSON lines' array (with "path" and "verified")
 
 Prints "PORT <n>" once listening on 127.0.0.1 (port 0: any free port). Usage: webhook_receiver.py SECRET
@@ -85,6 +87,12 @@ class Handler(BaseHTTPRequestHandler):
                 self.answer(200, {"error": {"code": 142, "message": "negative points"}})
             else:
                 self.answer(200, {"object": {"checked": True}})
+        elif path == "/sync-echo":
+            self.answer(200, {"result": {key: payload.get(key) for key in ("function", "kind", "args", "user")}})
+        elif path == "/sync-counter":
+            with LOCK:
+                count = sum(1 for call in CALLS if call["path"] == "/sync-counter")
+            self.answer(200, {"result": count})
         elif path == "/before-find":
             self.answer(200, {"where": {"hidden": {"$ne": True}}})
         else:

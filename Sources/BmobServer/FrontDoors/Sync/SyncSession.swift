@@ -20,8 +20,9 @@ import BmobWire
 ///    it has no live queries (nothing to wait for) or is already there, otherwise with the engine's next batch.
 /// 5. The identity is checked when it is set and again before each mutation; a token that does not check out
 ///    gets `AuthError`, and the socket goes on as nobody.
-/// 6. Bounds: ``maximumQueries`` live queries, ``maximumQueuedMutations`` mutations waiting, ``maximumActions``
-///    actions running; beyond them a request fails (the socket stays).
+/// 6. Bounds: ``maximumQueries`` live queries (one per function and arguments), ``maximumQueuedMutations``
+///    mutations waiting, ``maximumActions`` actions running; beyond them a request fails (the socket stays). A
+///    transition over ``maximumTransitionBytes`` ends the socket.
 final class SyncSession: WebSocketHandler {
     private let gateway: SyncGateway
     private let runtime: AppRuntime
@@ -62,6 +63,9 @@ final class SyncSession: WebSocketHandler {
     static let pingIntervalNanoseconds: UInt64 = 15_000_000_000
     /// The largest message sent whole; larger transitions go out as chunks of this size.
     static let chunkBytes = 256 * 1024
+    /// The largest transition: one over it ends the socket (a client could otherwise make the server encode its
+    /// queries' results without bound).
+    static let maximumTransitionBytes = 16 << 20
 
     init(gateway: SyncGateway, runtime: AppRuntime, engine: SyncLiveQueries) {
         self.gateway = gateway
@@ -251,16 +255,22 @@ final class SyncSession: WebSocketHandler {
                     fatal("query \(queryId) is already live")
                     return
                 }
+                let key = SyncQueryKey(path: path, arguments: arguments, identity: identity)
+                // Clients share one query id between the subscribers of one function and arguments; a second id
+                // would only make the server send every result twice.
+                if let twin = queries.first(where: { $0.value.key == key })?.key {
+                    removed.append(.failed(queryId: queryId, errorMessage: "query \(twin) already runs this function with these arguments", errorData: ["code": 107], logLines: [], journal: nil))
+                    continue
+                }
                 guard queries.count < Self.maximumQueries else {
                     removed.append(.failed(queryId: queryId, errorMessage: "at most \(Self.maximumQueries) live queries a socket", errorData: ["code": 107], logLines: [], journal: nil))
                     continue
                 }
-                guard gateway.runner.kind(of: path) == .query else {
-                    let problem = gateway.runner.kind(of: path).map { "\(path) is \($0.withArticle), not a query" } ?? "no function named \(path)"
+                guard gateway.runner.kind(of: path, in: runtime.app) == .query else {
+                    let problem = gateway.runner.kind(of: path, in: runtime.app).map { "\(path) is \($0.withArticle), not a query" } ?? "no function named \(path)"
                     removed.append(.failed(queryId: queryId, errorMessage: problem, errorData: ["code": 311], logLines: [], journal: nil))
                     continue
                 }
-                let key = SyncQueryKey(path: path, arguments: arguments, identity: identity)
                 queries[queryId] = (key, arguments)
                 engine.subscribe(bound, to: key, arguments: arguments)
             case .remove(let queryId):
@@ -311,6 +321,15 @@ final class SyncSession: WebSocketHandler {
         let end = SyncStateVersion(querySet: querySetVersion, identity: identityVersion, ts: max(ts, version.ts))
         let message = SyncServerMessage.transition(start: version, end: end, modifications: modifications)
         version = end
+        let text = message.encoded
+        guard text.utf8.count <= Self.maximumTransitionBytes else {
+            fatal("the live queries' results changed by more than \(Self.maximumTransitionBytes >> 20) MiB at once; subscribe to fewer or smaller queries")
+            return
+        }
+        guard text.utf8.count > Self.chunkBytes else {
+            if let socket, !closed { _ = socket.send(text: text) }
+            return
+        }
         let pieces = SyncTransitionChunks.split(message, maximumBytes: Self.chunkBytes, transitionId: SecureRandom.hex(byteCount: 8))
         for piece in pieces { send(piece) }
     }

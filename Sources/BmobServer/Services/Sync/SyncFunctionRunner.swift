@@ -36,10 +36,27 @@ package struct SyncFunctionRunner: Sendable {
         self.logger = logger
     }
 
-    /// The kind of the function `path`, or `nil` when there is none.
-    package func kind(of path: SyncFunctionPath) -> SyncFunctionKind? {
+    /// The kind of the function `path` in `app`, or `nil` when there is none: a Swift function, else the app's
+    /// webhook, else a class's built-in function.
+    package func kind(of path: SyncFunctionPath, in app: App) -> SyncFunctionKind? {
         if let entry = functions[path] { return entry.function.kind }
+        if let webhook = app.webhooks.sync[path.rawValue] { return webhook.kind }
         return SyncBuiltins(path)?.kind
+    }
+
+    /// Calls the app's webhook for `path`, answering its result.
+    private func callWebhook(
+        _ webhook: SyncWebhook, _ path: SyncFunctionPath, _ arguments: [String: JSONValue], context: AppContext
+    ) async throws -> JSONValue {
+        let caller = context.caller ?? .anonymous
+        let payload: JSONValue = [
+            "function": .string(path.rawValue), "kind": .string(webhook.kind.rawValue), "args": .object(arguments),
+            "user": caller.userId.map { ["objectId": .string($0)] } ?? .null, "master": .bool(caller == .master),
+        ]
+        let answer = try await operations.functions.webhooks.call(
+            webhook.url, payload: payload, secret: context.app.webhooks.secret, what: "sync function \(path)")
+        if case .value(_, let value) = answer { return value.wholeNumbersAsIntegers }
+        return .null
     }
 
     /// Runs the query `path` for `context`'s caller (resolved).
@@ -53,6 +70,20 @@ package struct SyncFunctionRunner: Sendable {
                 return QueryRun(outcome: .failure(Self.invalid(problem)), readSet: SyncReadSet(), ts: 0)
             }
             body = registered
+        } else if let webhook = context.app.webhooks.sync[path.rawValue] {
+            guard webhook.kind == .query else {
+                return QueryRun(outcome: .failure(Self.wrongKind(path, webhook.kind, .query)), readSet: SyncReadSet(), ts: 0)
+            }
+            // What the webhook reads is what it declares; the journal position is taken before it reads anything.
+            var readSet = SyncReadSet()
+            for className in webhook.reads { readSet.readClass(className) }
+            let ts = context.store.committedJournalSeq
+            do {
+                let value = try await callWebhook(webhook, path, arguments, context: context)
+                return QueryRun(outcome: .success(value), readSet: readSet, ts: ts)
+            } catch {
+                return QueryRun(outcome: .failure(Self.fault(error, path: path, logger: logger)), readSet: readSet, ts: ts)
+            }
         } else if let builtin = SyncBuiltins(path) {
             guard builtin.kind == .query else {
                 return QueryRun(outcome: .failure(Self.wrongKind(path, builtin.kind, .query)), readSet: SyncReadSet(), ts: 0)
@@ -118,6 +149,17 @@ package struct SyncFunctionRunner: Sendable {
                 return CallRun(outcome: .failure(Self.fault(error, path: path, logger: logger)))
             }
         }
+        if let webhook = context.app.webhooks.sync[path.rawValue] {
+            guard webhook.kind == .mutation else {
+                return CallRun(outcome: .failure(Self.wrongKind(path, webhook.kind, .mutation)))
+            }
+            do {
+                let value = try await callWebhook(webhook, path, arguments, context: context)
+                return CallRun(outcome: .success(value), ts: store.committedJournalSeq)
+            } catch {
+                return CallRun(outcome: .failure(Self.fault(error, path: path, logger: logger)))
+            }
+        }
         guard let builtin = SyncBuiltins(path) else { return CallRun(outcome: .failure(Self.missing(path))) }
         guard builtin.kind == .mutation else { return CallRun(outcome: .failure(Self.wrongKind(path, builtin.kind, .mutation))) }
         if let problem = builtin.mismatch(arguments) { return CallRun(outcome: .failure(Self.invalid(problem))) }
@@ -132,6 +174,16 @@ package struct SyncFunctionRunner: Sendable {
     /// Runs the action `path` for `context`'s caller (resolved).
     package func action(_ path: SyncFunctionPath, _ arguments: [String: JSONValue], context: AppContext) async -> CallRun {
         guard let entry = functions[path] else {
+            if let webhook = context.app.webhooks.sync[path.rawValue] {
+                guard webhook.kind == .action else {
+                    return CallRun(outcome: .failure(Self.wrongKind(path, webhook.kind, .action)))
+                }
+                do {
+                    return CallRun(outcome: .success(try await callWebhook(webhook, path, arguments, context: context)))
+                } catch {
+                    return CallRun(outcome: .failure(Self.fault(error, path: path, logger: logger)))
+                }
+            }
             if let builtin = SyncBuiltins(path) {
                 return CallRun(outcome: .failure(Self.wrongKind(path, builtin.kind, .action)))
             }
