@@ -43,7 +43,8 @@ extension OnebaseClient {
     }
 
     /// Uses `token` (an external provider's, or one from your own sign-in) from now on: stores it and reconnects
-    /// with it. ``onAuthChange`` hears `true` once the server accepts it, `false` if it refuses it.
+    /// with it (calls in flight on the old socket fail with "connection lost"; queued ones wait for the new user's
+    /// confirmation). ``onAuthChange`` hears `true` once the server accepts it, `false` if it refuses it.
     ///
     /// - Parameter token: the token; `nil` (or empty) clears it, like a sign-out without the server call.
     public func setToken(_ token: String?) {

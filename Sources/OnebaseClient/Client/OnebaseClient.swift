@@ -23,7 +23,7 @@ public import Foundation
 /// client produced them: when an awaited mutation returns, the subscriptions already show its writes.
 ///
 /// **Lifetime.** Releasing the client closes its socket; calls and subscriptions keep it alive only while they
-/// run.
+/// run. Cancelling a task that awaits a call does not cancel the call: it returns when the call finishes.
 ///
 /// ## Topics
 /// ### Creating
