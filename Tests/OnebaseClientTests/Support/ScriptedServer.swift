@@ -44,9 +44,9 @@ final class ScriptedServer: @unchecked Sendable {
     }
 }
 
-/// Polls `probe` until it returns a value (at most 5 s).
+/// Polls `probe` until it returns a value (at most 20 s: a loaded CI machine is slow, a passing test is not).
 func waitUntil<T>(_ what: String, _ probe: () -> T?) async throws -> T {
-    let deadline = ContinuousClock.now + .seconds(5)
+    let deadline = ContinuousClock.now + .seconds(20)
     while ContinuousClock.now < deadline {
         if let value = probe() { return value }
         try await Task.sleep(for: .milliseconds(5))
@@ -54,7 +54,7 @@ func waitUntil<T>(_ what: String, _ probe: () -> T?) async throws -> T {
     throw WaitTimeout(what: what)
 }
 
-/// Polls `condition` until it holds (at most 5 s).
+/// Polls `condition` until it holds (at most 20 s).
 func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
     _ = try await waitUntil(what) { condition() ? true : nil }
 }
