@@ -120,7 +120,7 @@ public final class OnebaseClient: @unchecked Sendable {
         self.tokenStore = tokenStore ?? Self.defaultTokenStore(url: url, offlineStore: offlineStore, environment: environment)
         machine = OnebaseSyncMachine(
             sessionId: UUID().uuidString.lowercased(), token: self.tokenStore.loadToken(), offline: offlineStore,
-            backoff: environment.backoff, jitter: environment.random)
+            backoff: environment.backoff, jitter: environment.random, clock: environment.now)
         environment.clientMade(self)
         if case .success = endpoint { handle { $0.start() } }
     }

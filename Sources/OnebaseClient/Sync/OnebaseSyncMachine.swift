@@ -4,7 +4,7 @@ package import Foundation
 
 /// The client's sync logic as a state machine (`sync.md` §1.3–§1.8, §2): each event is a `mutating` method returning
 /// the ``Action``s the driver (``OnebaseClient``) performs. No sockets, clocks or threads: time comes in through
-/// timer events and `now` arguments. It writes the offline store (``OfflineStore``) itself, since the queue's
+/// timer events, `now` arguments and the injected `clock`. It writes the offline store (``OfflineStore``) itself, since the queue's
 /// write-ahead `sent` mark must be on disk before the message goes out.
 ///
 /// Rules it implements:
@@ -131,6 +131,8 @@ package struct OnebaseSyncMachine {
     private let sessionId: String
     private let backoff: OnebaseReconnectBackoff
     private let jitter: @Sendable () -> Double
+    /// The time of the offline cache's records.
+    private let clock: @Sendable () -> Date
     private let offline: OfflineStore?
     private var connectionCount: Int64 = 0
     private var lastCloseReason = "InitialConnect"
@@ -159,10 +161,12 @@ package struct OnebaseSyncMachine {
     ///   - offline: the offline store, if any.
     ///   - backoff: the reconnection backoff.
     ///   - jitter: a random number in `[0, 1]` for each backoff.
+    ///   - clock: the time, for the offline cache's records.
     package init(
         sessionId: String, token: String?, offline: OfflineStore?, backoff: OnebaseReconnectBackoff = .init(),
-        jitter: @escaping @Sendable () -> Double
+        jitter: @escaping @Sendable () -> Double, clock: @escaping @Sendable () -> Date
     ) {
+        self.clock = clock
         self.sessionId = sessionId
         self.token = token
         self.offline = offline
@@ -442,7 +446,7 @@ package struct OnebaseSyncMachine {
                 remote[queryId] = .value(value)
                 stale[token] = nil
                 if let user = socket.user {
-                    offline?.saveCache(token.canonical, value: value, user: user, now: Date())
+                    offline?.saveCache(token.canonical, value: value, user: user, now: clock())
                 }
                 answered += answerWaiters(token, .success(value))
             case .failed(let queryId, let message, let errorData, _, _):

@@ -12,7 +12,8 @@ struct MachineHarness {
     var log: [Action] = []
 
     init(token: String? = nil, offline: OfflineStore? = nil) {
-        machine = OnebaseSyncMachine(sessionId: "session-1", token: token, offline: offline, jitter: { 0 })
+        machine = OnebaseSyncMachine(
+            sessionId: "session-1", token: token, offline: offline, jitter: { 0 }, clock: { Date() })
     }
 
     /// Runs an event; returns its actions.
