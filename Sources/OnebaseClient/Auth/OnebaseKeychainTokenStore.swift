@@ -23,8 +23,10 @@
         }
 
         private var query: [String: Any] {
-            [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-             kSecAttrAccount as String: account]
+            [
+                kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+                kSecAttrAccount as String: account,
+            ]
         }
 
         /// The item's token, if it exists.
@@ -33,7 +35,8 @@
             query[kSecReturnData as String] = true
             query[kSecMatchLimit as String] = kSecMatchLimitOne
             var result: CFTypeRef?
-            guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess, let data = result as? Data else {
+            guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess, let data = result as? Data
+            else {
                 return nil
             }
             return String(data: data, encoding: .utf8)

@@ -59,13 +59,16 @@ extension OnebaseClient {
     }
 
     /// `POST <url>/api/<route>` with a JSON body; the answer's members.
-    private func post(_ route: String, body: JSONValue, token: String?) async throws(OnebaseError) -> [String: JSONValue] {
+    private func post(
+        _ route: String, body: JSONValue, token: String?
+    ) async throws(OnebaseError) -> [String: JSONValue] {
         let endpoint: OnebaseEndpoint
         switch self.endpoint {
         case .success(let value): endpoint = value
         case .failure(let error): throw error
         }
-        var request = URLRequest(url: endpoint.http(route), cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 30)
+        var request = URLRequest(
+            url: endpoint.http(route), cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 30)
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.setValue("application/json", forHTTPHeaderField: "Accept")

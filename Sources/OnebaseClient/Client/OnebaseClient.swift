@@ -117,7 +117,8 @@ public final class OnebaseClient: @unchecked Sendable {
         self.environment = environment
         endpoint = Result { () throws(OnebaseError) in try OnebaseEndpoint(url: url) }
         self.offlineStore = offlineStore
-        self.tokenStore = tokenStore ?? Self.defaultTokenStore(url: url, offlineStore: offlineStore, environment: environment)
+        self.tokenStore =
+            tokenStore ?? Self.defaultTokenStore(url: url, offlineStore: offlineStore, environment: environment)
         machine = OnebaseSyncMachine(
             sessionId: UUID().uuidString.lowercased(), token: self.tokenStore.loadToken(), offline: offlineStore,
             backoff: environment.backoff, jitter: environment.random, clock: environment.now)
@@ -290,7 +291,9 @@ public final class OnebaseClient: @unchecked Sendable {
         }
     }
 
-    private func checkedToken(_ name: String, _ args: [String: OnebaseValue]) throws(OnebaseError) -> OnebaseQueryToken {
+    private func checkedToken(
+        _ name: String, _ args: [String: OnebaseValue]
+    ) throws(OnebaseError) -> OnebaseQueryToken {
         if case .failure(let error) = endpoint { throw error }
         return try OnebaseQueryToken(name: name, arguments: args)
     }

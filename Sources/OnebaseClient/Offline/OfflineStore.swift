@@ -150,7 +150,8 @@ public final class OfflineStore: @unchecked Sendable {
     /// Reads what an earlier run left; unreadable files are dropped.
     private func load() {
         let decoder = JSONDecoder()
-        if let data = try? Data(contentsOf: metaFile), let meta = try? decoder.decode(OfflineStoreMeta.self, from: data) {
+        if let data = try? Data(contentsOf: metaFile), let meta = try? decoder.decode(OfflineStoreMeta.self, from: data)
+        {
             storedMeta = meta
         }
         if let data = try? Data(contentsOf: queueFile),
@@ -158,9 +159,11 @@ public final class OfflineStore: @unchecked Sendable {
         {
             queue = entries.sorted { $0.seq < $1.seq }
         }
-        let files = (try? FileManager.default.contentsOfDirectory(at: cacheDirectory, includingPropertiesForKeys: nil)) ?? []
+        let files =
+            (try? FileManager.default.contentsOfDirectory(at: cacheDirectory, includingPropertiesForKeys: nil)) ?? []
         for file in files {
-            guard let data = try? Data(contentsOf: file), let record = try? decoder.decode(OfflineCacheRecord.self, from: data),
+            guard let data = try? Data(contentsOf: file),
+                let record = try? decoder.decode(OfflineCacheRecord.self, from: data),
                 file.lastPathComponent == SHA256.hex(Array(record.token.utf8)) + ".json"
             else {
                 // A temporary file of an interrupted write, or a damaged record.

@@ -69,7 +69,8 @@ package struct OnebaseLocalQuerySet: Sendable {
         version = 0
         guard !entries.isEmpty else { return nil }
         let adds = entries.sorted { $0.value.queryId < $1.value.queryId }.map { token, entry in
-            SyncQueryModification.add(queryId: entry.queryId, path: token.path, arguments: token.arguments, journal: nil)
+            SyncQueryModification.add(
+                queryId: entry.queryId, path: token.path, arguments: token.arguments, journal: nil)
         }
         return message(adds)
     }

@@ -4,8 +4,8 @@ package import Foundation
 
 /// The client's sync logic as a state machine (`sync.md` §1.3–§1.8, §2): each event is a `mutating` method returning
 /// the ``Action``s the driver (``OnebaseClient``) performs. No sockets, clocks or threads: time comes in through
-/// timer events, `now` arguments and the injected `clock`. It writes the offline store (``OfflineStore``) itself, since the queue's
-/// write-ahead `sent` mark must be on disk before the message goes out.
+/// timer events, `now` arguments and the injected `clock`. It writes the offline store (``OfflineStore``) itself,
+/// since the queue's write-ahead `sent` mark must be on disk before the message goes out.
 ///
 /// Rules it implements:
 /// 1. One socket at a time (`attempt`); events of other attempts are ignored. A fresh socket starts from version 0:
@@ -259,7 +259,8 @@ package struct OnebaseSyncMachine {
         let owner = cacheReleased ? offline?.meta.confirmedUserId : nil
         let queueId = offline?.enqueue(
             name: name, args: token.arguments.mapValues(OnebaseValue.init(json:)), owner: owner, now: now)
-        requests[id] = Request(isMutation: true, name: name, token: token, queueId: queueId, owner: owner, hasCaller: true)
+        requests[id] = Request(
+            isMutation: true, name: name, token: token, queueId: queueId, owner: owner, hasCaller: true)
         var actions: [Action] = []
         if let update {
             optimistic.add(requestId: id, update)
@@ -311,7 +312,8 @@ package struct OnebaseSyncMachine {
             optimistic.remove(requestId: id)
             if let queueId = request.queueId { removed.insert(queueId) }
             if request.hasCaller {
-                resolutions.append(.resolve(requestId: id, .failure(OnebaseError(message: "the queued mutation was cleared"))))
+                resolutions.append(
+                    .resolve(requestId: id, .failure(OnebaseError(message: "the queued mutation was cleared"))))
             }
         }
         offline?.removeQueued(removed)
@@ -405,8 +407,9 @@ package struct OnebaseSyncMachine {
             return transition(start: start, end: end, modifications: modifications)
         case .transitionChunk(let chunk, let partNumber, let totalParts, let transitionId):
             do {
-                guard let joined = try assembler.add(
-                    chunk: chunk, partNumber: partNumber, totalParts: totalParts, transitionId: transitionId)
+                guard
+                    let joined = try assembler.add(
+                        chunk: chunk, partNumber: partNumber, totalParts: totalParts, transitionId: transitionId)
                 else { return [] }
                 return received(joined)
             } catch {

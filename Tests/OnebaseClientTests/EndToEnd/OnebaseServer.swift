@@ -92,7 +92,8 @@ struct OnebaseServer {
     func signUp(_ email: String, password: String) async throws -> (id: String, token: String) {
         let body: JSONValue = ["username": .string(email), "email": .string(email), "password": .string(password)]
         let response = try await server.request(
-            "POST", "/1/users", headers: server.appHeaders + [("Content-Type", "application/json")], body: body.jsonBytes)
+            "POST", "/1/users", headers: server.appHeaders + [("Content-Type", "application/json")],
+            body: body.jsonBytes)
         guard response.status == 201, let id = response.json?["objectId"]?.stringValue,
             let token = response.json?["sessionToken"]?.stringValue
         else { throw WaitTimeout(what: "sign-up of \(email): \(response.status) \(response.text)") }
@@ -101,7 +102,8 @@ struct OnebaseServer {
 
     /// The texts of every note, read over REST with the Master Key.
     func noteTexts() async throws -> [String] {
-        let response = try await server.request("GET", "/1/classes/notes?order=createdAt", headers: server.masterHeaders)
+        let response = try await server.request(
+            "GET", "/1/classes/notes?order=createdAt", headers: server.masterHeaders)
         return response.json?["results"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
     }
 }

@@ -50,7 +50,8 @@ struct Seed004SampleTests {
                 try await sampleAuth(client: client)
                 let mail = try server.server.outbox().last { $0["kind"] == "email" }
                 #expect(mail?["to"] == "new-user@example.com")
-                #expect(OnebaseFileTokenStore(fileURL: server.folder.appendingPathComponent("token")).loadToken() == nil)
+                #expect(
+                    OnebaseFileTokenStore(fileURL: server.folder.appendingPathComponent("token")).loadToken() == nil)
             }
         }
     }
@@ -67,7 +68,8 @@ struct Seed004SampleTests {
                 }
                 sampleSetToken(client: client)
                 try await waitUntil("onAuthChange(false)") { auth.all == [false] }
-                #expect(OnebaseFileTokenStore(fileURL: server.folder.appendingPathComponent("token")).loadToken() == nil)
+                #expect(
+                    OnebaseFileTokenStore(fileURL: server.folder.appendingPathComponent("token")).loadToken() == nil)
                 // The client goes on signed out.
                 #expect(try await client.query("notes:list") == [])
             }

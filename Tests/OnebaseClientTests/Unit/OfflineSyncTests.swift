@@ -77,7 +77,9 @@ struct OfflineSyncTests {
         #expect(store.queuedMutations.count == 1)
     }
 
-    @Test("at launch: entries a crashed run left sent are reported, never sent; pending ones go out; their failures are reported")
+    @Test(
+        "at launch: entries a crashed run left sent are reported, never sent; pending ones go out; their failures are reported"
+    )
     func crashRecovery() throws {
         let directory = H.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -89,19 +91,25 @@ struct OfflineSyncTests {
 
         var h = H(offline: OfflineStore(directory: directory))
         let started = h.run { $0.start() }
-        #expect(started.first == .queuedMutationFailed(
-            name: "notes:add", args: ["n": 1],
-            error: OnebaseError(message: "the app stopped while the mutation was in flight")))
+        #expect(
+            started.first
+                == .queuedMutationFailed(
+                    name: "notes:add", args: ["n": 1],
+                    error: OnebaseError(message: "the app stopped while the mutation was in flight")))
         #expect(h.machine.queuedMutationCount == 2)
         h.open()
         let sent = H.sent(h.authOk())
         #expect(sent.map { $0["args"] } == [[["n": 2]], [["n": 3]]])
         let ids = sent.compactMap { $0["requestId"]?.int64Value }
         // Success: removed quietly. Failure: reported, since nobody awaits it.
-        #expect(h.server(.mutationResponse(SyncFunctionResponse(requestId: ids[0], outcome: .success(value: 1, ts: 0)))).isEmpty)
+        #expect(
+            h.server(.mutationResponse(SyncFunctionResponse(requestId: ids[0], outcome: .success(value: 1, ts: 0))))
+                .isEmpty)
         let failed = h.server(
-            .mutationResponse(SyncFunctionResponse(requestId: ids[1], outcome: .failure(message: "no", errorData: nil))))
-        #expect(failed == [.queuedMutationFailed(name: "notes:add", args: ["n": 3], error: OnebaseError(message: "no"))])
+            .mutationResponse(SyncFunctionResponse(requestId: ids[1], outcome: .failure(message: "no", errorData: nil)))
+        )
+        #expect(
+            failed == [.queuedMutationFailed(name: "notes:add", args: ["n": 3], error: OnebaseError(message: "no"))])
         #expect(OfflineStore(directory: directory).queuedMutations.isEmpty)
     }
 
@@ -115,9 +123,10 @@ struct OfflineSyncTests {
         h.startAndOpen()
         let actions = h.authOk("u2")
         #expect(!H.sentTypes(actions).contains("Mutation"))
-        #expect(actions.contains {
-            if case .queuedMutationFailed(let name, _, _) = $0 { name == "notes:add" } else { false }
-        })
+        #expect(
+            actions.contains {
+                if case .queuedMutationFailed(let name, _, _) = $0 { name == "notes:add" } else { false }
+            })
         #expect(store.queuedMutations.isEmpty)
     }
 
@@ -130,7 +139,9 @@ struct OfflineSyncTests {
         h.run { $0.start() }
         let (id, _) = h.machine.mutation(H.token("notes:add"), name: "notes:add", update: { _ in }, now: Date())
         let cleared = h.run { $0.clearQueuedMutations() }
-        #expect(cleared == [.resolve(requestId: id, .failure(OnebaseError(message: "the queued mutation was cleared")))])
-        #expect(store.queuedMutations.isEmpty && h.machine.queuedMutationCount == 0 && h.machine.optimisticUpdateCount == 0)
+        #expect(
+            cleared == [.resolve(requestId: id, .failure(OnebaseError(message: "the queued mutation was cleared")))])
+        #expect(
+            store.queuedMutations.isEmpty && h.machine.queuedMutationCount == 0 && h.machine.optimisticUpdateCount == 0)
     }
 }

@@ -30,7 +30,9 @@ struct OnebaseAuthTests {
         }
     }
 
-    @Test("signIn stores the token and reconnects with it; signUp answers nil; errors carry message and code; signOut revokes and forgets")
+    @Test(
+        "signIn stores the token and reconnects with it; signUp answers nil; errors carry message and code; signOut revokes and forgets"
+    )
     func passwordFlows() async throws {
         let folder = MachineHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -73,8 +75,10 @@ struct OnebaseAuthTests {
             #expect(verification["code"] == "123456" && verification["flow"] == "email-verification")
 
             http.answer(400, ["code": 101, "error": "username or password incorrect"])
-            await #expect(throws: OnebaseError(
-                message: "username or password incorrect", data: ["code": 101, "error": "username or password incorrect", "status": 400])
+            await #expect(
+                throws: OnebaseError(
+                    message: "username or password incorrect",
+                    data: ["code": 101, "error": "username or password incorrect", "status": 400])
             ) {
                 try await client.signInPassword(email: "a@example.com", password: "wrong")
             }
@@ -86,7 +90,9 @@ struct OnebaseAuthTests {
             #expect(revoke.value(forHTTPHeaderField: "Authorization") == "Bearer t2")
             #expect(OnebaseFileTokenStore(fileURL: folder.appendingPathComponent("token")).loadToken() == nil)
             let signedOut = try await waitUntil("the client reconnects signed out") {
-                server.transports.last.flatMap { $0.sent.count >= 2 && $0.sent[1]["tokenType"] == "None" && !$0.isClosed ? $0 : nil }
+                server.transports.last.flatMap {
+                    $0.sent.count >= 2 && $0.sent[1]["tokenType"] == "None" && !$0.isClosed ? $0 : nil
+                }
             }
             _ = signedOut
         }
@@ -108,7 +114,8 @@ struct OnebaseAuthTests {
             }
             let socket = try await server.openSocket()
             #expect(socket.sent[1]["value"] == "stale")
-            socket.serverSends(.authError(error: "the token is unknown or expired", baseVersion: 0, authUpdateAttempted: true))
+            socket.serverSends(
+                .authError(error: "the token is unknown or expired", baseVersion: 0, authUpdateAttempted: true))
             try await waitUntil("onAuthChange(false)") { auth.all == [false] }
             #expect(store.loadToken() == nil)
             let next = try await waitUntil("the client reconnects signed out") {

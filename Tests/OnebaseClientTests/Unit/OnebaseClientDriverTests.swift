@@ -7,7 +7,9 @@ import Testing
 /// the same offline directory.
 @Suite("OnebaseClient driver", .serialized)
 struct OnebaseClientDriverTests {
-    @Test("subscribe, optimistic mutation, response, transition: updates on the main queue, no intermediate state, the caller resumes after the server value was delivered")
+    @Test(
+        "subscribe, optimistic mutation, response, transition: updates on the main queue, no intermediate state, the caller resumes after the server value was delivered"
+    )
     func liveQueryAndMutation() async throws {
         let folder = MachineHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -30,9 +32,12 @@ struct OnebaseClientDriverTests {
             #expect(socket.url?.absoluteString == "ws://127.0.0.1:1/apps/a/api/1/sync")
             #expect(socket.sent.map { $0["type"] } == ["Connect", "Authenticate", "ModifyQuerySet"])
             socket.serverSends(.authOk(baseVersion: 0, userId: nil))
-            socket.serverSends(.transition(start: .initial, end: SyncStateVersion(querySet: 1, ts: 1), modifications: [
-                .updated(queryId: 0, value: [], logLines: [], journal: nil)
-            ]))
+            socket.serverSends(
+                .transition(
+                    start: .initial, end: SyncStateVersion(querySet: 1, ts: 1),
+                    modifications: [
+                        .updated(queryId: 0, value: [], logLines: [], journal: nil)
+                    ]))
             try await waitUntil("the first result arrives") { values.all.count == 1 }
 
             let call = Task {
@@ -45,10 +50,14 @@ struct OnebaseClientDriverTests {
                 socket.sent.first { $0["type"] == "Mutation" }?["requestId"]?.int64Value
             }
             try await waitUntil("the optimistic value shows") { values.all.count == 2 }
-            socket.serverSends(.mutationResponse(SyncFunctionResponse(requestId: request, outcome: .success(value: "n1", ts: 2))))
-            socket.serverSends(.transition(
-                start: SyncStateVersion(querySet: 1, ts: 1), end: SyncStateVersion(querySet: 1, ts: 2),
-                modifications: [.updated(queryId: 0, value: [["text": "Hello", "objectId": "n1"]], logLines: [], journal: nil)]))
+            socket.serverSends(
+                .mutationResponse(SyncFunctionResponse(requestId: request, outcome: .success(value: "n1", ts: 2))))
+            socket.serverSends(
+                .transition(
+                    start: SyncStateVersion(querySet: 1, ts: 1), end: SyncStateVersion(querySet: 1, ts: 2),
+                    modifications: [
+                        .updated(queryId: 0, value: [["text": "Hello", "objectId": "n1"]], logLines: [], journal: nil)
+                    ]))
             let result = try await call.value
             #expect(result == "n1")
             // Read-your-writes: when the caller resumed, the subscription already had the server's value.
@@ -61,8 +70,10 @@ struct OnebaseClientDriverTests {
             try await waitUntil("Remove is sent") { socket.sent.last?["type"] == "ModifyQuerySet" }
             #expect(socket.sent.filter { $0["type"] == "ModifyQuerySet" }.count == 2)
             // After cancel, nothing more is delivered.
-            socket.serverSends(.transition(
-                start: SyncStateVersion(querySet: 1, ts: 2), end: SyncStateVersion(querySet: 2, ts: 3), modifications: []))
+            socket.serverSends(
+                .transition(
+                    start: SyncStateVersion(querySet: 1, ts: 2), end: SyncStateVersion(querySet: 2, ts: 3),
+                    modifications: []))
             try await Task.sleep(for: .milliseconds(50))
             #expect(values.all.count == 3)
         }
@@ -83,8 +94,10 @@ struct OnebaseClientDriverTests {
             let request = try await waitUntil("the action is sent") {
                 socket.sent.first { $0["type"] == "Action" }?["requestId"]?.int64Value
             }
-            socket.serverSends(.actionResponse(SyncFunctionResponse(
-                requestId: request, outcome: .failure(message: "bad address", errorData: ["field": "to"]))))
+            socket.serverSends(
+                .actionResponse(
+                    SyncFunctionResponse(
+                        requestId: request, outcome: .failure(message: "bad address", errorData: ["field": "to"]))))
             await #expect(throws: OnebaseError(message: "bad address", data: ["field": "to"])) { try await call.value }
             await #expect(throws: OnebaseError.self) { try await client.query("bad name!") }
             await #expect(throws: OnebaseError.self) {
@@ -93,7 +106,9 @@ struct OnebaseClientDriverTests {
         }
     }
 
-    @Test("kill and restart on the same offline directory: a mutation lost in flight is reported at launch, a queued one is sent by the new client")
+    @Test(
+        "kill and restart on the same offline directory: a mutation lost in flight is reported at launch, a queued one is sent by the new client"
+    )
     func restart() async throws {
         let folder = MachineHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -17,7 +17,9 @@ struct OnebaseSupportTests {
         let app = try OnebaseEndpoint(url: "http://127.0.0.1:8080/apps/app1/")
         #expect(app.socket.absoluteString == "ws://127.0.0.1:8080/apps/app1/api/1/sync")
         #expect(app.http("auth/password").absoluteString == "http://127.0.0.1:8080/apps/app1/api/auth/password")
-        #expect(try OnebaseEndpoint(url: "https://api.example.com").socket.absoluteString == "wss://api.example.com/api/1/sync")
+        #expect(
+            try OnebaseEndpoint(url: "https://api.example.com").socket.absoluteString
+                == "wss://api.example.com/api/1/sync")
         #expect(try OnebaseEndpoint(url: "wss://x.example").base.absoluteString == "https://x.example")
         #expect(throws: OnebaseError.self) { try OnebaseEndpoint(url: "ftp://x") }
         #expect(throws: OnebaseError.self) { try OnebaseEndpoint(url: "not a url") }
@@ -45,7 +47,10 @@ struct OnebaseSupportTests {
         var info = stat()
         #expect(stat(store.fileURL.path, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("sub").path) == ["token"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("sub").path) == [
+                "token"
+            ])
         store.deleteToken()
         #expect(store.loadToken() == nil)
     }

@@ -71,16 +71,20 @@ struct OnebaseSyncMachineTests {
         let first = h.transition(ts: 5, [.updated(queryId: 0, value: [1, 2], logLines: [], journal: nil)])
         #expect(H.deliveries(first).map(\.0) == [1, 2] && H.deliveries(first).allSatisfy { $0.1 == [1, 2] })
         // The same value again: nobody is told.
-        #expect(H.deliveries(h.transition(ts: 6, [.updated(queryId: 0, value: [1, 2], logLines: [], journal: nil)])).isEmpty)
+        #expect(
+            H.deliveries(h.transition(ts: 6, [.updated(queryId: 0, value: [1, 2], logLines: [], journal: nil)])).isEmpty
+        )
         // A new subscriber to a loaded query gets the value at once.
         #expect(H.deliveries(h.run { $0.subscribe(3, to: H.token("notes:list")) }).map(\.0) == [3])
         h.run { $0.unsubscribe(1) }
         h.run { $0.unsubscribe(2) }
         h.run { $0.unsubscribe(3) }
-        #expect(H.deliveries(h.transition(ts: 7, [.updated(queryId: 0, value: [9], logLines: [], journal: nil)])).isEmpty)
+        #expect(
+            H.deliveries(h.transition(ts: 7, [.updated(queryId: 0, value: [9], logLines: [], journal: nil)])).isEmpty)
         // A failed query reads as loading.
         h.run { $0.subscribe(4, to: H.token("notes:get")) }
-        let failed = h.transition(ts: 8, [.failed(queryId: 1, errorMessage: "no", errorData: nil, logLines: [], journal: nil)])
+        let failed = h.transition(
+            ts: 8, [.failed(queryId: 1, errorMessage: "no", errorData: nil, logLines: [], journal: nil)])
         #expect(H.deliveries(failed).isEmpty)
     }
 
@@ -115,7 +119,9 @@ struct OnebaseSyncMachineTests {
         #expect(h.machine.version.ts == 2)
     }
 
-    @Test("no flicker: the optimistic value stays until the transition reaching the mutation's ts, then the server value is delivered before the caller resumes")
+    @Test(
+        "no flicker: the optimistic value stays until the transition reaching the mutation's ts, then the server value is delivered before the caller resumes"
+    )
     func noFlicker() throws {
         var h = H()
         h.startAndOpen()
@@ -132,7 +138,8 @@ struct OnebaseSyncMachineTests {
         values += H.deliveries(actions).map(\.1)
         #expect(H.sentTypes(actions) == ["Mutation"])
         // The response alone changes nothing: no delivery, no resolution.
-        let response = h.server(.mutationResponse(SyncFunctionResponse(requestId: id, outcome: .success(value: "n1", ts: 2))))
+        let response = h.server(
+            .mutationResponse(SyncFunctionResponse(requestId: id, outcome: .success(value: "n1", ts: 2))))
         #expect(response.isEmpty)
         // A transition before the commit keeps the update, replayed over the new server value.
         let before = h.transition(ts: 1, [.updated(queryId: 0, value: [["text": "other"]], logLines: [], journal: nil)])
@@ -140,14 +147,19 @@ struct OnebaseSyncMachineTests {
         #expect(!before.contains { if case .resolve = $0 { true } else { false } })
         // The covering transition: one delivery of the server's value, then the resolution.
         let covering = h.transition(
-            ts: 2, [.updated(queryId: 0, value: [["text": "other"], ["text": "Hello", "_id": "n1"]], logLines: [], journal: nil)])
+            ts: 2,
+            [
+                .updated(
+                    queryId: 0, value: [["text": "other"], ["text": "Hello", "_id": "n1"]], logLines: [], journal: nil)
+            ])
         values += H.deliveries(covering).map(\.1)
         #expect(H.order(covering) == ["deliver", "resolve"])
         #expect(covering.contains(.resolve(requestId: id, .success("n1"))))
-        #expect(values == [
-            [], [["text": "Hello"]], [["text": "other"], ["text": "Hello"]],
-            [["text": "other"], ["text": "Hello", "_id": "n1"]],
-        ])
+        #expect(
+            values == [
+                [], [["text": "Hello"]], [["text": "other"], ["text": "Hello"]],
+                [["text": "other"], ["text": "Hello", "_id": "n1"]],
+            ])
         #expect(h.machine.optimisticUpdateCount == 0)
     }
 
@@ -161,7 +173,8 @@ struct OnebaseSyncMachineTests {
         let (id, _) = h.machine.mutation(
             H.token("notes:add"), name: "notes:add", update: { $0.set("notes:list", [:], ["x"]) }, now: Date())
         let failure = h.server(
-            .mutationResponse(SyncFunctionResponse(requestId: id, outcome: .failure(message: "nope", errorData: ["code": 7]))))
+            .mutationResponse(
+                SyncFunctionResponse(requestId: id, outcome: .failure(message: "nope", errorData: ["code": 7]))))
         #expect(H.deliveries(failure).map(\.1) == [[]])
         #expect(failure.last == .resolve(requestId: id, .failure(OnebaseError(message: "nope", data: ["code": 7]))))
         #expect(H.order(failure) == ["deliver", "resolve"])
@@ -174,7 +187,8 @@ struct OnebaseSyncMachineTests {
         h.run { $0.subscribe(1, to: H.token("notes:list")) }
         let (first, firstActions) = h.machine.mutation(
             H.token("notes:add", ["n": 1]), name: "notes:add", update: { $0.set("notes:list", [:], nil) }, now: Date())
-        let (second, _) = h.machine.mutation(H.token("notes:add", ["n": 2]), name: "notes:add", update: nil, now: Date())
+        let (second, _) = h.machine.mutation(
+            H.token("notes:add", ["n": 2]), name: "notes:add", update: nil, now: Date())
         #expect(H.sent(firstActions).isEmpty && h.machine.queuedMutationCount == 2)
         // Never delivered before, loading stays unannounced.
         #expect(H.deliveries(firstActions).isEmpty)
@@ -211,8 +225,10 @@ struct OnebaseSyncMachineTests {
         let (id, sent) = h.machine.action(H.token("emails:send"), name: "emails:send")
         #expect(H.sentTypes(sent) == ["Action"])
         let (answered, _) = h.machine.action(H.token("emails:send"), name: "emails:send")
-        #expect(h.server(.actionResponse(SyncFunctionResponse(requestId: answered, outcome: .success(value: "ok", ts: nil))))
-            == [.resolve(requestId: answered, .success("ok"))])
+        #expect(
+            h.server(
+                .actionResponse(SyncFunctionResponse(requestId: answered, outcome: .success(value: "ok", ts: nil))))
+                == [.resolve(requestId: answered, .success("ok"))])
         #expect(h.drop().contains(.resolve(requestId: id, .failure(.connectionLost))))
     }
 
@@ -267,14 +283,17 @@ struct OnebaseSyncMachineTests {
         var h = H()
         h.startAndOpen()
         h.run { $0.subscribe(1, to: H.token("notes:list")) }
-        #expect(H.deliveries(h.transition(ts: 1, [.updated(queryId: 99, value: "x", logLines: [], journal: nil)])).isEmpty)
+        #expect(
+            H.deliveries(h.transition(ts: 1, [.updated(queryId: 99, value: "x", logLines: [], journal: nil)])).isEmpty)
         #expect(h.server(.transitionChunk(chunk: "{", partNumber: 0, totalParts: 2, transitionId: "a")).isEmpty)
         let outOfOrder = h.server(.transitionChunk(chunk: "}", partNumber: 0, totalParts: 2, transitionId: "b"))
         #expect(outOfOrder.contains(.closeTransport(attempt: 1)))
         // A response to a request never made is ignored.
         h.run { $0.timerFired(.reconnect, attempt: 1) }
         h.open()
-        #expect(h.server(.mutationResponse(SyncFunctionResponse(requestId: 42, outcome: .success(value: 1, ts: 1)))).isEmpty)
+        #expect(
+            h.server(.mutationResponse(SyncFunctionResponse(requestId: 42, outcome: .success(value: 1, ts: 1)))).isEmpty
+        )
     }
 
     @Test("backoff grows with failed attempts and resets once the server confirms the identity")
