@@ -122,7 +122,6 @@ public final class OnebaseClient: @unchecked Sendable {
         machine = OnebaseSyncMachine(
             sessionId: UUID().uuidString.lowercased(), token: self.tokenStore.loadToken(), offline: offlineStore,
             backoff: environment.backoff, jitter: environment.random, clock: environment.now)
-        environment.clientMade(self)
         if case .success = endpoint { handle { $0.start() } }
     }
 

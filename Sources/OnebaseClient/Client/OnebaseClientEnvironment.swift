@@ -29,8 +29,6 @@ package struct OnebaseClientEnvironment: Sendable {
     package var offlineDirectory: @Sendable (URL?) -> URL?
     /// Makes the token store when the app passes none.
     package var makeTokenStore: (@Sendable (_ folder: URL) -> any OnebaseTokenStore)?
-    /// Told about every client made in this environment.
-    package var clientMade: @Sendable (OnebaseClient) -> Void
     /// How long connecting and the opening handshake may take.
     package var connectTimeout: Duration
     /// The reconnection backoff.
@@ -48,7 +46,6 @@ package struct OnebaseClientEnvironment: Sendable {
         url: @escaping @Sendable (String) -> String = { $0 },
         offlineDirectory: @escaping @Sendable (URL?) -> URL? = { $0 },
         makeTokenStore: (@Sendable (URL) -> any OnebaseTokenStore)? = nil,
-        clientMade: @escaping @Sendable (OnebaseClient) -> Void = { _ in },
         connectTimeout: Duration = .seconds(10),
         backoff: OnebaseReconnectBackoff = OnebaseReconnectBackoff()
     ) {
@@ -60,7 +57,6 @@ package struct OnebaseClientEnvironment: Sendable {
         self.url = url
         self.offlineDirectory = offlineDirectory
         self.makeTokenStore = makeTokenStore
-        self.clientMade = clientMade
         self.connectTimeout = connectTimeout
         self.backoff = backoff
     }
