@@ -20,8 +20,7 @@ extension OnebaseClient {
                     transports[attempt] = environment.makeTransport()
                     deferred.append(action)
                 case .cancelTimers:
-                    for task in timers.values { task.cancel() }
-                    timers = [:]
+                    timers.cancelAll()
                 case .startTimer:
                     deferred.append(action)
                 case .connectionChanged(let state):
@@ -55,17 +54,9 @@ extension OnebaseClient {
         case .openTransport(let attempt):
             open(attempt: attempt)
         case .startTimer(let timer, let attempt, let delay):
-            let sleep = environment.sleep
-            let task = Task { [weak self] in
-                do { try await sleep(delay, timer) } catch { return }
-                guard !Task.isCancelled else { return }
+            timers.start(timer, after: delay, sleep: environment.sleep) { [weak self] in
                 self?.handle { $0.timerFired(timer, attempt: attempt) }
             }
-            let previous = lock.withLock { () -> Task<Void, Never>? in
-                defer { timers[timer] = task }
-                return timers[timer]
-            }
-            previous?.cancel()
         default:
             break
         }

@@ -66,7 +66,7 @@ public final class OnebaseClient: @unchecked Sendable {
     var machine: OnebaseSyncMachine
     /// The transport of each live attempt.
     var transports: [Int: any WebSocketTransport] = [:]
-    var timers: [OnebaseSyncMachine.Timer: Task<Void, Never>] = [:]
+    let timers = DriverTimers<OnebaseSyncMachine.Timer>()
     /// The callers of mutations and actions, by request id; each resumed once, after being removed under the lock.
     var callers: [Int64: CheckedContinuation<OnebaseValue?, any Error>] = [:]
     /// The callers of one-shot queries, by waiter id.
@@ -126,7 +126,7 @@ public final class OnebaseClient: @unchecked Sendable {
     }
 
     deinit {
-        for task in timers.values { task.cancel() }
+        // `timers` cancels its tasks as it goes.
         for transport in transports.values { transport.close(code: .normalClosure, reason: "") }
     }
 
