@@ -2,7 +2,11 @@ import BmobServer
 import BmobTesting
 import BmobWire
 import Foundation
+import Synchronization
 import Testing
+
+/// Runs of `items:groupRuns`, for the test that writes elsewhere re-run nothing.
+private let groupRuns = Atomic<Int>(0)
 
 /// The sync door end to end over real sockets: live queries of the built-in class functions and of Swift
 /// functions, mutations and their ordering against transitions, identities and their ACLs, exactly-once
@@ -15,6 +19,11 @@ struct SyncDoorTests {
         functions.query("notes:best", args: ["limit": .optional(.int)]) { context, args in
             let limit = Int(args["limit"]?.int64Value ?? 2)
             return .array(try context.db.list("notes", order: "-likes", limit: limit).map(JSONValue.object))
+        }
+        functions.query("items:groupRuns", args: ["group": .int]) { context, args in
+            let runs = groupRuns.add(1, ordering: .relaxed).newValue
+            let items = try context.db.list("items", where: ["group": args["group"]!])
+            return ["runs": .int(Int64(runs)), "count": .int(Int64(items.count))]
         }
         functions.query("notes:mine") { context, _ in
             guard let userId = context.userId else { return [] }
@@ -285,6 +294,23 @@ struct SyncDoorTests {
             var count = 0
             while count < 40 { count = try await big.nextValue(0).arrayValue?.count ?? 0 }
             #expect(count == 40)
+        }
+    }
+
+    @Test("a write re-runs only the live queries whose conditions its object meets, before or after")
+    func writesElsewhereRerunNothing() async throws {
+        try await withServer { server in
+            // The class exists first: its creation is a class-wide change, which re-runs every read of it.
+            _ = try await server.create("items", ["group": 1])
+            let client = try await SyncTestClient.connect(server)
+            try await client.subscribe(0, "items:groupRuns", ["group": 7])
+            let first = try await client.nextValue(0)
+            let runs = try #require(first["runs"]?.int64Value)
+            for _ in 0..<3 { _ = try await server.create("items", ["group": 8]) }
+            _ = try await server.create("items", ["group": 7])
+            let second = try await client.nextValue(0)
+            #expect(second["count"] == 1)
+            #expect(second["runs"]?.int64Value == runs + 1, "writes to group 8 re-ran the query")
         }
     }
 

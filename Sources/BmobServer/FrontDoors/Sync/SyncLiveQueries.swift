@@ -157,7 +157,9 @@ final class SyncLiveQueries: RealtimeChangeConsumer, Sendable {
         await queue.run {
             let affected = self.state.withLock { state -> [(SyncQueryKey, [String: JSONValue])] in
                 state.queries.compactMap { key, query in
-                    changes.contains { query.readSet.isTouched(className: $0.className, objectId: $0.objectId) }
+                    changes.contains {
+                        query.readSet.isTouched(className: $0.className, objectId: $0.objectId, before: $0.before, after: $0.after)
+                    }
                         ? (key, query.arguments) : nil
                 }
             }

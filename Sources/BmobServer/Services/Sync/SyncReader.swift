@@ -47,7 +47,7 @@ public class SyncReader {
         if let order { members["order"] = .string(order) }
         if let limit { members["limit"] = .int(Int64(limit)) }
         if let skip { members["skip"] = .int(Int64(skip)) }
-        readSet.readClass(className)
+        readSet.readClass(className, where: condition)
         if let condition { Self.namedClasses(in: condition, into: &readSet) }
         return try Self.mapped {
             var query: FindQuery
