@@ -60,8 +60,9 @@ var targets: [Target] = [
     // Bird Realtime: the Pusher-protocol channels client (prefix `bird`), over BmobRealtime's WebSocket transports.
     .target(name: "BirdRealtime", dependencies: ["BmobRealtime", "BmobWire"]),
     .target(name: "BmobSDK", dependencies: ["BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobCloud"]),
-    // OnebaseClient: live queries, optimistic updates and the offline queue over the sync protocol (issue 21; values so far).
-    .target(name: "OnebaseClient", dependencies: ["BmobWire"]),
+    // OnebaseClient: live queries, optimistic updates and the offline queue over the sync protocol (issue 21), on
+    // BmobRealtime's WebSocket transports.
+    .target(name: "OnebaseClient", dependencies: ["BmobWire", "BmobCrypto", "BmobRealtime"]),
 
     // Server.
     // Codecs only the server needs (the HTTP request decoder and response encoder, BQL, the bounded regex
@@ -100,7 +101,10 @@ var targets: [Target] = [
         dependencies: ["BirdRealtime", "BmobRealtime", "BmobWire", "BmobCrypto", "BmobTesting", "BmobServer"]
     ),
     .testTarget(name: "EndToEndTests", dependencies: ["BmobSDK", "BmobCore", "BmobData", "BmobUser", "BmobRealtime", "BmobFile", "BmobCloud", "BmobTesting", "BmobWire", "BmobStore", "BmobServer", "bmob-upload-client"]),
-    .testTarget(name: "OnebaseClientTests", dependencies: ["OnebaseClient", "BmobWire"]),
+    .testTarget(
+        name: "OnebaseClientTests",
+        dependencies: ["OnebaseClient", "BmobWire", "BmobRealtime", "BmobTesting", "BmobServer"]
+    ),
     .testTarget(name: "BmobIOTests", dependencies: ["BmobIO", "CSystemShims"]),
     .testTarget(name: "BmobHTTPTests", dependencies: ["BmobHTTP", "BmobIO", "BmobTesting", "BmobWire", "BmobServerCodecs"]),
     // Fixtures/ holds data files that the tests read from the source tree (the $regex differential corpus).
@@ -135,6 +139,7 @@ let package = Package(
         .library(name: "BmobUser", targets: ["BmobUser"]),
         .library(name: "BmobRealtime", targets: ["BmobRealtime"]),
         .library(name: "BirdRealtime", targets: ["BirdRealtime"]),
+        .library(name: "OnebaseClient", targets: ["OnebaseClient"]),
         .library(name: "BmobFile", targets: ["BmobFile"]),
         .library(name: "BmobCloud", targets: ["BmobCloud"]),
         .executable(name: "bmob", targets: ["bmob"]),

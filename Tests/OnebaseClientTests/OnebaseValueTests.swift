@@ -16,7 +16,9 @@ struct OnebaseValueTests {
 
     @Test("literals and the seed's reads: value?.array, value?[\"user\", \"name\"]?.string, .int")
     func literalsAndReads() {
-        let value: OnebaseValue? = ["text": "Hello", "count": 3, "ratio": 0.5, "done": false, "user": ["name": "Ann"], "tags": ["a", nil]]
+        let value: OnebaseValue? = [
+            "text": "Hello", "count": 3, "ratio": 0.5, "done": false, "user": ["name": "Ann"], "tags": ["a", nil],
+        ]
         #expect(value?["text"]?.string == "Hello")
         #expect(value?["count"]?.int == 3 && value?["count"]?.double == 3)
         #expect(value?["ratio"]?.double == 0.5 && value?["ratio"]?.int == nil)
@@ -32,7 +34,8 @@ struct OnebaseValueTests {
 
     @Test("Codable: whole numbers decode as .int, fractions as .double; a Codable type goes in and comes out")
     func codable() throws {
-        let decoded = try JSONDecoder().decode(OnebaseValue.self, from: Data(#"{"a":1,"b":2.0,"c":2.5,"d":[true,null,"x"],"e":1e300}"#.utf8))
+        let decoded = try JSONDecoder().decode(
+            OnebaseValue.self, from: Data(#"{"a":1,"b":2.0,"c":2.5,"d":[true,null,"x"],"e":1e300}"#.utf8))
         #expect(decoded["a"] == .int(1) && decoded["b"] == .int(2) && decoded["c"] == .double(2.5))
         #expect(decoded["d"] == [true, nil, "x"])
         #expect(decoded["e"]?.double == 1e300)

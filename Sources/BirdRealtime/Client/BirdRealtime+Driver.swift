@@ -20,8 +20,7 @@ extension BirdRealtime {
                     transports[attempt] = environment.makeTransport()
                     deferred.append(action)
                 case .cancelTimers:
-                    for task in timers.values { task.cancel() }
-                    timers = [:]
+                    timers.cancelAll()
                 case .stateChanged(let previous, let current):
                     keepAlive = [.connecting, .connected, .unavailable].contains(current) ? self : nil
                     options.deliveryQueue.async { [self] in
@@ -71,17 +70,9 @@ extension BirdRealtime {
         case .openTransport(let attempt):
             open(attempt: attempt)
         case .startTimer(let timer, let attempt, let delay):
-            let sleep = environment.sleep
-            let task = Task { [weak self] in
-                do { try await sleep(delay, timer) } catch { return }
-                guard !Task.isCancelled else { return }
+            timers.start(timer, after: delay, sleep: environment.sleep) { [weak self] in
                 self?.handle { $0.timerFired(timer, attempt: attempt) }
             }
-            let previous = lock.withLock { () -> Task<Void, Never>? in
-                defer { timers[timer] = task }
-                return timers[timer]
-            }
-            previous?.cancel()
         case .authorizeChannel(let channel, let connectionId):
             Task { [self] in
                 do throws(BirdRealtimeError) {

@@ -67,7 +67,7 @@ public final class BirdRealtime: @unchecked Sendable {
     /// The transport of each live attempt.
     var transports: [Int: any WebSocketTransport] = [:]
     var channelObjects: [String: BirdChannel] = [:]
-    var timers: [Timer: Task<Void, Never>] = [:]
+    let timers = DriverTimers<Timer>()
     /// The ``signin()`` calls waiting, by id; each is resumed once, after being removed under the lock.
     var signinWaiters: [Int: CheckedContinuation<BirdSignin, any Error>] = [:]
     /// Ids of ``signin()`` calls made but not registered in `signinWaiters` yet.
@@ -96,7 +96,7 @@ public final class BirdRealtime: @unchecked Sendable {
     }
 
     deinit {
-        for task in timers.values { task.cancel() }
+        // `timers` cancels its tasks as it goes.
         for transport in transports.values { transport.close(code: .normalClosure, reason: "") }
     }
 

@@ -67,13 +67,7 @@ package struct BirdRealtimeEnvironment: Sendable {
     /// The platform's WebSocket: `URLSessionWebSocketTask` on Apple platforms, BmobRealtime's POSIX client
     /// (OpenSSL for `wss`) elsewhere. Incoming messages are limited to 1 MiB.
     package static let platformTransport: @Sendable () -> any WebSocketTransport = {
-        #if canImport(Darwin)
-            URLSessionWebSocketTransport(maximumMessageSize: BirdConnectionStateMachine.maximumFrameBytes)
-        #else
-            var configuration = POSIXWebSocketTransport.Configuration()
-            configuration.maximumMessageSize = BirdConnectionStateMachine.maximumFrameBytes
-            return POSIXWebSocketTransport(configuration: configuration)
-        #endif
+        PlatformWebSocketTransport.make(maximumMessageSize: BirdConnectionStateMachine.maximumFrameBytes)
     }
 
     /// `URLSession.shared`.

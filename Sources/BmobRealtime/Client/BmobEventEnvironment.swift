@@ -69,15 +69,7 @@ package struct BmobEventEnvironment: Sendable {
                 }
                 return (session.appKey, client.realtimeAddress)
             },
-            makeTransport: {
-                #if canImport(Darwin)
-                URLSessionWebSocketTransport()
-                #else
-                var configuration = POSIXWebSocketTransport.Configuration()
-                configuration.tls = tls
-                return POSIXWebSocketTransport(configuration: configuration)
-                #endif
-            },
+            makeTransport: { PlatformWebSocketTransport.make(tls: tls) },
             fetchHandshake: { url, timeout throws(BmobEventFailure) in
                 try await fetchSocketIOHandshake(url: url, timeout: timeout)
             },
