@@ -194,12 +194,15 @@ doors one after the other (in alternating order) on a fresh `bmob serve` each, p
   successful answers within the time; the door runs one socket's mutations one at a time, in arrival order.
 
 "Server CPU per create" is the server's CPU time over the measured window divided by the creates; "server busy"
-is that time as a share of one core.
+is that time as a share of one core. For the live queries, divided by the {args.queries} distinct queries it is
+{(live['server_cpu_us_per_write'] or 0) / args.queries:,.0f} µs per create and distinct query, although a create changes only one query's result.
+Per create, socket.io hands it to all {args.subscribers:,} subscribers
+({(socketio['server_cpu_us_per_write'] or 0) / args.subscribers:.1f} µs of server CPU per delivery), the live queries to {per_write}.
 
 Machine load while measuring: two cores, the 1-minute load average {min(loads):.1f}–{max(loads):.1f} over these runs (about
 1 is the benchmark's own pinned server and client; well above it means other work — other engineers' builds — shared
-the machine, and the absolute numbers should be re-measured). The ratios, taken within each round, are the steadier
-part.
+the machine, and the absolute numbers should be re-measured). The ratios, of medians over runs made in the same
+minutes, are the steadier part.
 
 {chr(10).join(table)}
 
