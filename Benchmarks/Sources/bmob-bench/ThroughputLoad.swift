@@ -209,7 +209,9 @@ final class ThroughputLoad {
 
     private func takeFrames(_ connection: ThroughputConnection) {
         var used = 0
-        connection.inbox.withUnsafeBytes { bytes in
+        // A copy to read from: losing the connection inside clears its inbox.
+        let received = connection.inbox
+        received.withUnsafeBytes { bytes in
             while true {
                 let frame: WebSocketFrameScanner.Frame
                 do {
