@@ -3,7 +3,7 @@
 ///
 ///     bmob-bench fanout --port P --app-id ID --rest-key KEY [--host 127.0.0.1] [--write-port P]
 ///                       [--connections 10000] [--batch 256] [--rate 12] [--seconds 10] [--settle 2]
-///                       [--drain 10] [--setup-timeout 180] [--server-pid PID] [--table Fan]
+///                       [--drain 10] [--setup-timeout 180] [--server-pid PID] [--table Fan] [--groups N]
 ///     bmob-bench channel-fanout --port P --channels-app-id N --key K --secret S [--channel bench]
 ///                       [--event fanout] [the same common options]
 struct FanoutOptions {
@@ -16,6 +16,9 @@ struct FanoutOptions {
     var restKey = ""
     /// The class whose `updateTable` events every connection subscribes to.
     var table = "Fan"
+    /// With a value, every create also carries `"group":g` spread over this many groups (``LiveQueryGroups``):
+    /// the live-query benchmark's writes, for its socket.io reference.
+    var groups: Int?
     /// WebSocket connections to open and subscribe.
     var connections = 10_000
     /// Connections being set up at once (handshake, upgrade, subscription).
@@ -47,11 +50,11 @@ struct FanoutOptions {
         channels
             ? ChannelsDialect(
                 appId: channelsAppId, key: channelsKey, secret: channelsSecret, channel: channel, event: event)
-            : SocketIODialect(appId: appId, restKey: restKey, table: table)
+            : SocketIODialect(appId: appId, restKey: restKey, table: table, groups: groups)
     }
 
     static let usage = """
-        usage: bmob-bench fanout --port P --app-id ID --rest-key KEY [--table NAME] [common options]
+        usage: bmob-bench fanout --port P --app-id ID --rest-key KEY [--table NAME] [--groups N] [common options]
                bmob-bench channel-fanout --port P --channels-app-id N --key K --secret S [--channel NAME]
                [--event NAME] [common options]
         common options: [--host H] [--write-port P] [--connections N] [--batch N] [--rate EVENTS_PER_S]
@@ -94,6 +97,7 @@ struct FanoutOptions {
             case "--app-id": options.appId = value(flag)
             case "--rest-key": options.restKey = value(flag)
             case "--table": options.table = value(flag)
+            case "--groups": options.groups = count(flag)
             case "--channels-app-id": options.channelsAppId = value(flag)
             case "--key": options.channelsKey = value(flag)
             case "--secret": options.channelsSecret = value(flag)

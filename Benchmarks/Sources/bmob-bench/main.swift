@@ -6,6 +6,8 @@
 //   bmob-bench fanout-floor-send … / fanout-floor-receive …
 //                                 the kernel's floor under that fan-out: bare writes to loopback connections
 //   bmob-bench files-upload …     one large file through the multipart upload path (the files benchmark)
+//   bmob-bench live-queries …     live-query update latency and mutations/s on the sync door (the live-query
+//                                 benchmark; its socket.io reference is `fanout --groups`)
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "sqlite-inserts":
@@ -20,6 +22,8 @@ case "fanout-floor-receive":
     FanoutFloor.receive(Array(arguments.dropFirst()))
 case "files-upload":
     FilesUpload.main(Array(arguments.dropFirst()))
+case "live-queries":
+    LiveQueryBenchmark.main(Array(arguments.dropFirst()))
 default:
-    fail("usage: bmob-bench sqlite-inserts … | bmob-bench fanout … | bmob-bench channel-fanout … | bmob-bench fanout-floor-send … | bmob-bench fanout-floor-receive … | bmob-bench files-upload … (see Benchmarks/Sources/bmob-bench)")
+    fail("usage: bmob-bench sqlite-inserts … | bmob-bench fanout … | bmob-bench channel-fanout … | bmob-bench fanout-floor-send … | bmob-bench fanout-floor-receive … | bmob-bench files-upload … | bmob-bench live-queries … (see Benchmarks/Sources/bmob-bench)")
 }

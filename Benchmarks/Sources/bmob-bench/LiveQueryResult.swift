@@ -1,0 +1,106 @@
+/// What `bmob-bench live-queries` prints, as one JSON object (keys in snake case). Durations are in microseconds
+/// unless the name says otherwise.
+struct LiveQueryResult: Encodable {
+    // Setup
+    var subscribersRequested = 0
+    /// Distinct live queries the subscribers are spread over.
+    var queries = 0
+    /// Subscribers with their first result when the measurement began.
+    var subscribersSubscribed = 0
+    /// Seconds from the first connect to the last first result.
+    var setupSeconds = 0.0
+    /// From `ModifyQuerySet` to the first `QueryUpdated` (p50, max), during the setup's parallel batches.
+    var firstResultP50Us = 0.0
+    var firstResultMaxUs = 0.0
+    /// Subscribers that failed at any point, setup or later.
+    var subscribersFailed = 0
+    /// Subscribers the server closed (or that broke) during the measurement.
+    var subscribersDroppedWhileMeasuring = 0
+
+    // Measurement
+    var rate = 0.0
+    var seconds = 0.0
+    var writesAttempted = 0
+    var writesSucceeded = 0
+    var writesFailed = 0
+    var firstWriteFailure: String?
+    /// Writer lateness against its schedule (max).
+    var writeLagMaxUs = 0.0
+    /// REST create response time (p50, p99).
+    var writeResponseP50Us = 0.0
+    var writeResponseP99Us = 0.0
+    /// (write, subscriber of its group) pairs for every scheduled write.
+    var expected = 0
+    /// Pairs whose write showed up in one of the subscriber's results.
+    var received = 0
+    /// expected − received, after the drain.
+    var missed = 0
+    /// Writes of another group found in a subscriber's result (should be 0).
+    var foreignWrites = 0
+    /// `Transition`s with a `QueryUpdated` received while measuring.
+    var transitions = 0
+    /// max(seconds, from the first write's schedule to the last update).
+    var windowSeconds = 0.0
+    /// Seconds after the last create's response until the last update (or the drain limit).
+    var drainSeconds = 0.0
+    /// Write → new result latency, from the create's scheduled send time to the read of the first `Transition`
+    /// holding it, over every (write, subscriber) pair.
+    var latencyP50Us = 0.0
+    var latencyP90Us = 0.0
+    var latencyP99Us = 0.0
+    var latencyMaxUs = 0.0
+
+    // Cost
+    /// Server CPU seconds during the measurement (all threads), and per successful write.
+    var serverCPUSeconds: Double?
+    var serverCPUUsPerWrite: Double?
+    /// This client's CPU seconds during the measurement.
+    var clientCPUSeconds = 0.0
+    var pingsAnswered = 0
+
+    /// REST creates and sync mutations back to back, after the subscribers closed.
+    var throughput: [ThroughputOutcome] = []
+
+    /// Errors by kind, over the whole run.
+    var errors: [String: Int] = [:]
+    /// The first error of each kind in full (up to ten kinds).
+    var errorSamples: [String] = []
+
+    private enum CodingKeys: String, CodingKey {
+        case subscribersRequested = "subscribers_requested"
+        case queries
+        case subscribersSubscribed = "subscribers_subscribed"
+        case setupSeconds = "setup_seconds"
+        case firstResultP50Us = "first_result_p50_us"
+        case firstResultMaxUs = "first_result_max_us"
+        case subscribersFailed = "subscribers_failed"
+        case subscribersDroppedWhileMeasuring = "subscribers_dropped_while_measuring"
+        case rate
+        case seconds
+        case writesAttempted = "writes_attempted"
+        case writesSucceeded = "writes_succeeded"
+        case writesFailed = "writes_failed"
+        case firstWriteFailure = "first_write_failure"
+        case writeLagMaxUs = "write_lag_max_us"
+        case writeResponseP50Us = "write_response_p50_us"
+        case writeResponseP99Us = "write_response_p99_us"
+        case expected
+        case received
+        case missed
+        case foreignWrites = "foreign_writes"
+        case transitions
+        case windowSeconds = "window_seconds"
+        case drainSeconds = "drain_seconds"
+        case latencyP50Us = "latency_p50_us"
+        case latencyP90Us = "latency_p90_us"
+        case latencyP99Us = "latency_p99_us"
+        case latencyMaxUs = "latency_max_us"
+        case serverCPUSeconds = "server_cpu_s"
+        case serverCPUUsPerWrite = "server_cpu_us_per_write"
+        case clientCPUSeconds = "client_cpu_s"
+        case pingsAnswered = "pings_answered"
+        case throughput
+        case errors
+        case errorSamples = "error_samples"
+    }
+}
