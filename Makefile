@@ -37,7 +37,7 @@ test:
 	@status=0; \
 	export BMOB_TEST_POSTGRES_URL="$$(BMOB_POSTGRES_FAST=1 scripts/postgres.sh start)" || exit 1; \
 	$(SWIFT) test --skip-build $(TEST_WIDTH_FLAG) || status=$$?; \
-	BMOB_TEST_ENGINE=postgres $(SWIFT) test --skip-build $(TEST_WIDTH_FLAG) --filter 'BmobStoreTests|BmobServerTests|EndToEndTests' || status=$$?; \
+	BMOB_TEST_ENGINE=postgres $(SWIFT) test --skip-build $(TEST_WIDTH_FLAG) --filter 'BmobStoreTests|BmobServerTests|EndToEndTests|Seed004SampleTests' || status=$$?; \
 	scripts/postgres.sh stop >/dev/null 2>&1 || true; \
 	scripts/example-check.sh || status=$$?; exit $$status
 
