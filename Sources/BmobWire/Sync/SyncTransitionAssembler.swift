@@ -1,5 +1,5 @@
 /// Joins a transition's `TransitionChunk`s back into the `Transition` (a client's side of
-/// ``SyncTransitionChunks``): parts must come in order, from 0, with one id and one total, within the limits.
+/// ``SyncTransitionChunks``): parts must come in order, from 0, with one id and one total, within the limits (``SyncLimits/maximumTransitionBytes`` for the joined text).
 package struct SyncTransitionAssembler: Sendable {
     private var transitionId: String?
     private var totalParts: Int64 = 0
@@ -7,7 +7,7 @@ package struct SyncTransitionAssembler: Sendable {
     private var text: [UInt8] = []
     private let limits: SyncLimits
 
-    /// An assembler that refuses transitions whose text is over `limits.maximumMessageBytes` bytes.
+    /// An assembler that refuses transitions whose text is over `limits.maximumTransitionBytes` bytes.
     package init(limits: SyncLimits = SyncLimits()) {
         self.limits = limits
     }
@@ -37,16 +37,18 @@ package struct SyncTransitionAssembler: Sendable {
             reset()
             throw SyncProtocolError(.invalidMember, "transition chunks arrive in order, with one id and one total")
         }
-        guard text.count + chunk.utf8.count <= limits.maximumMessageBytes else {
+        guard text.count + chunk.utf8.count <= limits.maximumTransitionBytes else {
             reset()
-            throw SyncProtocolError(.messageTooLarge, "a chunked transition is at most \(limits.maximumMessageBytes) bytes")
+            throw SyncProtocolError(.messageTooLarge, "a chunked transition is at most \(limits.maximumTransitionBytes) bytes")
         }
         text.append(contentsOf: chunk.utf8)
         nextPart += 1
         guard nextPart == totalParts else { return nil }
         let joined = text
         reset()
-        let message = try SyncServerMessage(decoding: joined, limits: limits)
+        var joinedLimits = limits
+        joinedLimits.maximumMessageBytes = limits.maximumTransitionBytes
+        let message = try SyncServerMessage(decoding: joined, limits: joinedLimits)
         guard case .transition = message else {
             throw SyncProtocolError(.unknownType, "transition chunks join into a Transition")
         }

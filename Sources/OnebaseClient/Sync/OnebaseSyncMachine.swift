@@ -11,9 +11,10 @@ package import Foundation
 /// 1. One socket at a time (`attempt`); events of other attempts are ignored. A fresh socket starts from version 0:
 ///    `Connect`, `Authenticate` (the token, or `None`), one `ModifyQuerySet` re-adding every live query with its old
 ///    id.
-/// 2. Mutations go out once the server confirmed the identity (`AuthOk`), strictly in call order; a queued one whose
-///    owner is not the confirmed user is dropped and reported. Each is sent at most once per run: one sent on a
-///    socket that drops fails ("connection lost"), never goes again.
+/// 2. Mutations go out once the server confirmed the identity (`AuthOk`), strictly in call order and one at a time
+///    (the next once the one before is answered; the server runs a socket's mutations one at a time anyway); a queued
+///    one whose owner is not the confirmed user is dropped and reported. Each is sent at most once per run: the one
+///    sent on a socket that drops fails ("connection lost") and never goes again; the rest stay queued.
 /// 3. No flicker (§1.5): a successful `MutationResponse` keeps the optimistic update until a `Transition` reaches
 ///    its `ts`; then, in one step, the update is dropped, the others are replayed over the new results, the changed
 ///    subscriptions are told, and only then the caller resumes. A failure rejects at once and drops the update.
@@ -266,7 +267,7 @@ package struct OnebaseSyncMachine {
             optimistic.add(requestId: id, update)
             actions += refresh()
         }
-        if case .open(let socket) = phase, socket.user != nil { actions += send(id) }
+        actions += sendNextMutation()
         return (id, actions)
     }
 
@@ -478,25 +479,39 @@ package struct OnebaseSyncMachine {
         let id = response.requestId
         guard let request = requests[id], request.isMutation, request.state == .sent else { return [] }
         if let queueId = request.queueId { offline?.removeQueued([queueId]) }
+        var actions: [Action]
         switch response.outcome {
         case .success(let value, let ts):
             let value = OnebaseValue(json: value)
             let result: OnebaseValue? = value.isNull ? nil : value
-            guard let ts, ts > version.ts else {
+            if let ts, ts > version.ts {
+                maxObservedTimestamp = max(maxObservedTimestamp ?? 0, ts)
+                requests[id]?.state = .completed(result: result, ts: ts)
+                actions = []
+            } else {
                 // Already covered by the results shown (or no commit to wait for).
                 requests[id] = nil
                 optimistic.remove(requestId: id)
-                return refresh() + (request.hasCaller ? [.resolve(requestId: id, .success(result))] : [])
+                actions = refresh() + (request.hasCaller ? [.resolve(requestId: id, .success(result))] : [])
             }
-            maxObservedTimestamp = max(maxObservedTimestamp ?? 0, ts)
-            requests[id]?.state = .completed(result: result, ts: ts)
-            return []
         case .failure(let message, let errorData):
             requests[id] = nil
             optimistic.remove(requestId: id)
             let error = OnebaseError(message: message, data: errorData.map(OnebaseValue.init(json:)))
-            return refresh() + [fail(request, id: id, error)]
+            actions = refresh() + [fail(request, id: id, error)]
         }
+        return actions + sendNextMutation()
+    }
+
+    /// Sends the oldest mutation not sent yet, unless one is sent and unanswered: mutations go out one at a time,
+    /// so a socket that drops loses at most one (whose fate is then unknown, so it fails) and the rest wait, still
+    /// queued, for the next connection.
+    private mutating func sendNextMutation() -> [Action] {
+        guard case .open(let socket) = phase, socket.user != nil else { return [] }
+        guard !requests.values.contains(where: { $0.isMutation && $0.state == .sent }) else { return [] }
+        let next = requests.lazy.filter { $0.value.isMutation && $0.value.state == .notSent }.map(\.key).min()
+        guard let next else { return [] }
+        return send(next)
     }
 
     private mutating func authOk(userId: String) -> [Action] {
@@ -529,10 +544,9 @@ package struct OnebaseSyncMachine {
                 dropped.append(fail(request, id: id, OnebaseError(message: "the mutation was queued by another user")))
                 continue
             }
-            actions += send(id)
         }
         if !dropped.isEmpty { actions += refresh() + dropped }
-        return actions
+        return actions + sendNextMutation()
     }
 
     private mutating func authError() -> [Action] {

@@ -181,7 +181,7 @@ struct SyncTransitionChunkTests {
 
     @Test("parts out of order, mixed ids or totals, too many parts, too much text, or no transition are refused")
     func refusals() throws {
-        var assembler = SyncTransitionAssembler(limits: SyncLimits(maximumMessageBytes: 100))
+        var assembler = SyncTransitionAssembler(limits: SyncLimits(maximumMessageBytes: 100, maximumTransitionBytes: 100))
         #expect(throws: SyncProtocolError.self) { try assembler.add(chunk: "{", partNumber: 1, totalParts: 2, transitionId: "a") }
         #expect(throws: SyncProtocolError.self) {
             try assembler.add(chunk: "{", partNumber: 0, totalParts: Int64(SyncTransitionChunks.maximumParts + 1), transitionId: "a")

@@ -1,3 +1,4 @@
+import BmobServer
 import BmobTesting
 import BmobWire
 import Foundation
@@ -129,4 +130,70 @@ struct OnebaseEndToEndTests {
             }
         }
     }
+
+    @Test("a server restart while the queue drains: the one in flight fails, the rest go once, in order, to the new server")
+    func serverRestartWhileDraining() async throws {
+        var functions = OnebaseServer.functions
+        // Slow enough that the restart lands while one is in flight.
+        functions.mutation("notes:addSlowly", args: ["text": .string]) { context, args in
+            usleep(300_000)
+            return .string(try context.db.insert("notes", ["text": args["text"]!]))
+        }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("onebase-restart-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: data) }
+        var server = try await TestServer.start(dataDirectory: data, functions: functions)
+        let port = server.port
+        let folder = data.appendingPathComponent("client")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let online = LockedFlag(false)
+        let backend = OnebaseServer(server: server, folder: folder)
+        do {
+            try await backend.withClients(online: { online.value }) {
+                let client = OnebaseClient(url: "https://api.example.com", offlineDirectory: folder)
+                let outcomes = Recorder<String>()
+                var calls: [Task<Void, Never>] = []
+                for index in 0..<5 {
+                    try await waitUntil("mutation \(index) is queued") { client.queuedMutationCount == index }
+                    calls.append(Task {
+                        do {
+                            _ = try await client.mutation("notes:addSlowly", ["text": .string("n\(index)")])
+                            outcomes.append("ok n\(index)")
+                        } catch {
+                            outcomes.append("failed n\(index)")
+                        }
+                    })
+                }
+                try await waitUntil("five are queued") { client.queuedMutationCount == 5 }
+                online.set(true)
+                try await waitUntil("the first is answered") { !outcomes.all.isEmpty }
+                await server.stop()
+                server = try await TestServer.start(dataDirectory: data, functions: functions) { $0.port = port }
+                try await waitUntil("the queue drains") { client.queuedMutationCount == 0 }
+                for call in calls { await call.value }
+                let texts = try await OnebaseServer(server: server, folder: folder).noteTexts()
+                // Each note at most once, in queue order; every one the client was told succeeded is there, and
+                // at least one (the one in flight when the server went) failed.
+                #expect(texts == texts.sorted() && Set(texts).count == texts.count, "\(texts)")
+                for outcome in outcomes.all where outcome.hasPrefix("ok ") {
+                    #expect(texts.contains(String(outcome.dropFirst(3))), "\(outcome) is missing from \(texts)")
+                }
+                #expect(outcomes.all.contains { $0.hasPrefix("failed") }, "\(outcomes.all)")
+                #expect(texts.last == "n4", "the queue went on after the restart: \(texts)")
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+}
+
+/// A flag the test flips while clients read it from their threads.
+private final class LockedFlag: @unchecked Sendable {
+    // Invariant: `flag` is read and written only under `lock`.
+    private let lock = NSLock()
+    private var flag: Bool
+    init(_ value: Bool) { flag = value }
+    var value: Bool { lock.withLock { flag } }
+    func set(_ value: Bool) { lock.withLock { flag = value } }
 }

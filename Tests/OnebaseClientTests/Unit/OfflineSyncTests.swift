@@ -71,10 +71,11 @@ struct OfflineSyncTests {
         #expect(store.queuedMutations.map(\.state) == [.pending, .pending])
         h.open()
         let sent = H.sent(h.authOk())
-        #expect(sent.map { $0["args"] } == [[["n": 1]], [["n": 2]]])
-        #expect(OfflineStore(directory: directory).queuedMutations.map(\.state) == [.sent, .sent])
-        h.server(.mutationResponse(SyncFunctionResponse(requestId: first, outcome: .success(value: .null, ts: 0))))
-        #expect(store.queuedMutations.count == 1)
+        #expect(sent.map { $0["args"] } == [[["n": 1]]], "one at a time")
+        #expect(OfflineStore(directory: directory).queuedMutations.map(\.state) == [.sent, .pending])
+        let next = H.sent(h.server(.mutationResponse(SyncFunctionResponse(requestId: first, outcome: .success(value: .null, ts: 0)))))
+        #expect(next.map { $0["args"] } == [[["n": 2]]])
+        #expect(OfflineStore(directory: directory).queuedMutations.map(\.state) == [.sent])
     }
 
     @Test(
@@ -99,12 +100,12 @@ struct OfflineSyncTests {
         #expect(h.machine.queuedMutationCount == 2)
         h.open()
         let sent = H.sent(h.authOk())
-        #expect(sent.map { $0["args"] } == [[["n": 2]], [["n": 3]]])
-        let ids = sent.compactMap { $0["requestId"]?.int64Value }
-        // Success: removed quietly. Failure: reported, since nobody awaits it.
-        #expect(
-            h.server(.mutationResponse(SyncFunctionResponse(requestId: ids[0], outcome: .success(value: 1, ts: 0))))
-                .isEmpty)
+        #expect(sent.map { $0["args"] } == [[["n": 2]]])
+        // Success: removed quietly (and the next goes). Failure: reported, since nobody awaits it.
+        let next = H.sent(
+            h.server(.mutationResponse(SyncFunctionResponse(requestId: sent[0]["requestId"]?.int64Value ?? -1, outcome: .success(value: 1, ts: 0)))))
+        #expect(next.map { $0["args"] } == [[["n": 3]]])
+        let ids = (sent + next).compactMap { $0["requestId"]?.int64Value }
         let failed = h.server(
             .mutationResponse(SyncFunctionResponse(requestId: ids[1], outcome: .failure(message: "no", errorData: nil)))
         )

@@ -63,9 +63,9 @@ final class SyncSession: WebSocketHandler {
     static let pingIntervalNanoseconds: UInt64 = 15_000_000_000
     /// The largest message sent whole; larger transitions go out as chunks of this size.
     static let chunkBytes = 256 * 1024
-    /// The largest transition: one over it ends the socket (a client could otherwise make the server encode its
-    /// queries' results without bound).
-    static let maximumTransitionBytes = 16 << 20
+    /// The largest transition (what clients accept): one over it ends the socket (a client could otherwise make the
+    /// server encode its queries' results without bound).
+    static let maximumTransitionBytes = SyncLimits().maximumTransitionBytes
 
     init(gateway: SyncGateway, runtime: AppRuntime, engine: SyncLiveQueries) {
         self.gateway = gateway
