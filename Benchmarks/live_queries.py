@@ -194,9 +194,10 @@ doors one after the other (in alternating order) on a fresh `bmob serve` each, p
   successful answers within the time; the door runs one socket's mutations one at a time, in arrival order.
 
 "Server CPU per create" is the server's CPU time over the measured window divided by the creates; "server busy"
-is that time as a share of one core. For the live queries, divided by the {args.queries} distinct queries it is
-{(live['server_cpu_us_per_write'] or 0) / args.queries:,.0f} µs per create and distinct query, although a create changes only one query's result.
-Per create, socket.io hands it to all {args.subscribers:,} subscribers
+is that time as a share of one core. A create re-runs one of the {args.queries} distinct queries (the one whose
+`group` it has: lists narrowed by plain equalities re-run only for objects that meet them) and tells every subscribed
+socket the journal position it reached, changed result or not ({(live['server_cpu_us_per_write'] or 0) / args.subscribers:.1f} µs of
+server CPU per subscribed socket and create). Per create, socket.io hands it to all {args.subscribers:,} subscribers
 ({(socketio['server_cpu_us_per_write'] or 0) / args.subscribers:.1f} µs of server CPU per delivery), the live queries to {per_write}.
 
 Machine load while measuring: two cores, the 1-minute load average {min(loads):.1f}–{max(loads):.1f} over these runs (about
