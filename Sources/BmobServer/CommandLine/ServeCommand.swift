@@ -44,6 +44,7 @@ package enum ServeCommand {
                   REST API Key:   \(app.restKey)
                   Master Key:     \(app.masterKey)
                   Secret Key:     \(app.secretKey)
+                  Sync URL:       \(server.baseURL)/apps/\(app.applicationId)  (OnebaseClient(url:))
                 """)
         }
         print("listening on \(server.baseURL)")
