@@ -73,7 +73,9 @@ var targets: [Target] = [
     .target(name: "BmobStore", dependencies: ["CSQLite", "CLibPQ", "BmobIO", "BmobWire", "BmobServerCodecs"]),
     .target(name: "BmobServer", dependencies: ["BmobHTTP", "BmobIO", "BmobStore", "BmobWire", "BmobServerCodecs"]),
     .executableTarget(name: "bmob", dependencies: ["BmobIO", "BmobServer", "BmobStore"]),
-    .target(name: "BmobTesting", dependencies: ["BmobServer", "BmobHTTP", "BmobIO", "BmobWire", "BmobServerCodecs"]),
+    // BmobRealtime for the scripted WebSocket transport that the realtime clients' tests share.
+    .target(
+        name: "BmobTesting", dependencies: ["BmobServer", "BmobHTTP", "BmobIO", "BmobWire", "BmobServerCodecs", "BmobRealtime"]),
 
     // Test support: a child process that the crash test kills mid-write.
     .executableTarget(

@@ -125,29 +125,14 @@ extension BirdRealtime {
             handle { $0.transportOpenFailed(attempt: attempt) }
             return
         }
-        let url = environment.edgeURL(endpoint.url)
-        let timeout = environment.connectTimeout
-        Task { [weak self] in
-            do {
-                try await transport.connect(
-                    to: url, headers: [], timeout: timeout,
-                    onEvent: { [weak self] event in self?.transportEvent(event, attempt: attempt) })
-            } catch {
-                self?.handle { $0.transportOpenFailed(attempt: attempt) }
-            }
-        }
-    }
-
-    private func transportEvent(_ event: WebSocketTransportEvent, attempt: Int) {
-        switch event {
-        case .message(.text(let text)):
-            handle { $0.frameReceived(attempt: attempt, text: text) }
-        case .message(.binary):
-            // The protocol is text only; binary frames are ignored.
-            break
-        case .closed(let closure):
-            lock.withLock { _ = transports.removeValue(forKey: attempt) }
-            handle { $0.transportClosed(attempt: attempt, code: Int(closure.code.rawValue)) }
-        }
+        DriverTransport.open(
+            transport, to: environment.edgeURL(endpoint.url), timeout: environment.connectTimeout,
+            failed: { [weak self] in self?.handle { $0.transportOpenFailed(attempt: attempt) } },
+            text: { [weak self] text in self?.handle { $0.frameReceived(attempt: attempt, text: text) } },
+            closed: { [weak self] closure in
+                guard let self else { return }
+                lock.withLock { _ = transports.removeValue(forKey: attempt) }
+                handle { $0.transportClosed(attempt: attempt, code: Int(closure.code.rawValue)) }
+            })
     }
 }

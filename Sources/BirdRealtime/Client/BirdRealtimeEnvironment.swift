@@ -36,10 +36,8 @@ package struct BirdRealtimeEnvironment: Sendable {
     /// An environment; unset members are the live ones.
     package init(
         makeTransport: @escaping @Sendable () -> any WebSocketTransport = BirdRealtimeEnvironment.platformTransport,
-        sleep: @escaping @Sendable (Duration, Timer) async throws -> Void = { duration, _ in
-            try await Task.sleep(for: duration)
-        },
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        sleep: @escaping @Sendable (Duration, Timer) async throws -> Void = RealtimeClientDefaults.sleep,
+        random: @escaping @Sendable () -> Double = RealtimeClientDefaults.random,
         perform: @escaping @Sendable (URLRequest) async throws -> (Data, Int) = BirdRealtimeEnvironment.urlSession,
         edgeURL: @escaping @Sendable (URL) -> URL = { $0 },
         authRequest: @escaping @Sendable (URLRequest) -> URLRequest = { $0 },
@@ -66,13 +64,9 @@ package struct BirdRealtimeEnvironment: Sendable {
 
     /// The platform's WebSocket: `URLSessionWebSocketTask` on Apple platforms, BmobRealtime's POSIX client
     /// (OpenSSL for `wss`) elsewhere. Incoming messages are limited to 1 MiB.
-    package static let platformTransport: @Sendable () -> any WebSocketTransport = {
-        PlatformWebSocketTransport.make(maximumMessageSize: BirdConnectionStateMachine.maximumFrameBytes)
-    }
+    package static let platformTransport = RealtimeClientDefaults.platformTransport(
+        maximumMessageSize: BirdConnectionStateMachine.maximumFrameBytes)
 
     /// `URLSession.shared`.
-    package static let urlSession: @Sendable (URLRequest) async throws -> (Data, Int) = { request in
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
-    }
+    package static let urlSession = RealtimeClientDefaults.urlSession
 }

@@ -1,3 +1,4 @@
+import BmobRealtime
 package import BmobWire
 
 /// The client's protocol logic as a pure state machine (postgres-nio style): each event is a `mutating` method

@@ -68,30 +68,16 @@ extension OnebaseClient {
             handle { $0.transportOpenFailed(attempt: attempt) }
             return
         }
-        let timeout = environment.connectTimeout
         let now = environment.now
-        Task { [weak self] in
-            do {
-                try await transport.connect(
-                    to: endpoint.socket, headers: [], timeout: timeout,
-                    onEvent: { [weak self] event in self?.transportEvent(event, attempt: attempt) })
-                self?.handle { $0.transportOpened(attempt: attempt, now: now()) }
-            } catch {
-                self?.handle { $0.transportOpenFailed(attempt: attempt) }
-            }
-        }
-    }
-
-    private func transportEvent(_ event: WebSocketTransportEvent, attempt: Int) {
-        switch event {
-        case .message(.text(let text)):
-            handle { $0.messageReceived(attempt: attempt, text: text) }
-        case .message(.binary):
-            // The protocol is text only; binary messages are ignored.
-            break
-        case .closed(let closure):
-            lock.withLock { _ = transports.removeValue(forKey: attempt) }
-            handle { $0.transportClosed(attempt: attempt, reason: "Closed \(closure.code.rawValue)") }
-        }
+        DriverTransport.open(
+            transport, to: endpoint.socket, timeout: environment.connectTimeout,
+            opened: { [weak self] in self?.handle { $0.transportOpened(attempt: attempt, now: now()) } },
+            failed: { [weak self] in self?.handle { $0.transportOpenFailed(attempt: attempt) } },
+            text: { [weak self] text in self?.handle { $0.messageReceived(attempt: attempt, text: text) } },
+            closed: { [weak self] closure in
+                guard let self else { return }
+                lock.withLock { _ = transports.removeValue(forKey: attempt) }
+                handle { $0.transportClosed(attempt: attempt, reason: "Closed \(closure.code.rawValue)") }
+            })
     }
 }

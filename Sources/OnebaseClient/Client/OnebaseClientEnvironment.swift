@@ -37,10 +37,8 @@ package struct OnebaseClientEnvironment: Sendable {
     /// An environment; unset members are the live ones.
     package init(
         makeTransport: @escaping @Sendable () -> any WebSocketTransport = OnebaseClientEnvironment.platformTransport,
-        sleep: @escaping @Sendable (Duration, Timer) async throws -> Void = { duration, _ in
-            try await Task.sleep(for: duration)
-        },
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) },
+        sleep: @escaping @Sendable (Duration, Timer) async throws -> Void = RealtimeClientDefaults.sleep,
+        random: @escaping @Sendable () -> Double = RealtimeClientDefaults.random,
         perform: @escaping @Sendable (URLRequest) async throws -> (Data, Int) = OnebaseClientEnvironment.urlSession,
         now: @escaping @Sendable () -> Date = { Date() },
         url: @escaping @Sendable (String) -> String = { $0 },
@@ -69,13 +67,9 @@ package struct OnebaseClientEnvironment: Sendable {
 
     /// The platform's WebSocket: `URLSessionWebSocketTask` on Apple platforms, BmobRealtime's POSIX client (OpenSSL
     /// for `wss`) elsewhere. Incoming messages are limited to the sync protocol's 1 MiB.
-    package static let platformTransport: @Sendable () -> any WebSocketTransport = {
-        PlatformWebSocketTransport.make(maximumMessageSize: SyncLimits().maximumMessageBytes)
-    }
+    package static let platformTransport = RealtimeClientDefaults.platformTransport(
+        maximumMessageSize: SyncLimits().maximumMessageBytes)
 
     /// `URLSession.shared`.
-    package static let urlSession: @Sendable (URLRequest) async throws -> (Data, Int) = { request in
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return (data, (response as? HTTPURLResponse)?.statusCode ?? 0)
-    }
+    package static let urlSession = RealtimeClientDefaults.urlSession
 }

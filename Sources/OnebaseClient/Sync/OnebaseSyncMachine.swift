@@ -1,3 +1,4 @@
+import BmobRealtime
 import BmobCrypto
 package import BmobWire
 package import Foundation

@@ -1,5 +1,6 @@
 @testable import BirdRealtime
 import BmobRealtime
+import BmobTesting
 import BmobWire
 import Foundation
 

@@ -1,4 +1,6 @@
 @testable import BirdRealtime
+import BmobRealtime
+import BmobTesting
 import BmobWire
 import Dispatch
 import Foundation

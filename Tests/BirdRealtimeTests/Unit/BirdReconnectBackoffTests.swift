@@ -1,3 +1,4 @@
+import BmobRealtime
 @testable import BirdRealtime
 import Testing
 

@@ -1,4 +1,5 @@
 import BmobRealtime
+import BmobTesting
 import BmobWire
 import Foundation
 @testable import OnebaseClient

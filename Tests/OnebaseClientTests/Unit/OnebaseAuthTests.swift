@@ -1,3 +1,4 @@
+import BmobTesting
 import BmobWire
 import Foundation
 #if canImport(FoundationNetworking)

@@ -1,0 +1,12 @@
+package import BmobRealtime
+
+extension ReconnectBackoff {
+    /// ``BirdReconnectBackoff``: full jitter in `[minimum, cap]`, by default from 1 s to 30 s.
+    ///
+    /// - Parameters:
+    ///   - minimum: the shortest wait, and the cap after the first failure.
+    ///   - maximum: the longest wait.
+    package init(minimum: Duration = .seconds(1), maximum: Duration = .seconds(30)) {
+        self.init(first: minimum, maximum: maximum, jitter: .fromFirst)
+    }
+}
