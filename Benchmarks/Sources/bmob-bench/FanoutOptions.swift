@@ -70,48 +70,30 @@ struct FanoutOptions {
     static func parse(_ arguments: [String], channels: Bool) -> FanoutOptions {
         var options = FanoutOptions()
         options.channels = channels
-        var rest = arguments[...]
-        func value(_ flag: String) -> String {
-            guard let next = rest.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
-            return next
-        }
-        func number(_ flag: String) -> Double {
-            guard let parsed = Double(value(flag)), parsed.isFinite, parsed >= 0 else {
-                fail("\(flag) needs a non-negative number")
-            }
-            return parsed
-        }
-        func count(_ flag: String) -> Int {
-            guard let parsed = Int(value(flag)), parsed > 0 else { fail("\(flag) needs a positive integer") }
-            return parsed
-        }
-        func port(_ flag: String) -> UInt16 {
-            guard let parsed = UInt16(value(flag)), parsed > 0 else { fail("\(flag) needs a port number") }
-            return parsed
-        }
-        while let flag = rest.popFirst() {
+        var reader = CommandLineArguments(arguments, usage: usage)
+        while let flag = reader.nextFlag() {
             switch flag {
-            case "--host": options.host = value(flag)
-            case "--port": options.port = port(flag)
-            case "--write-port": options.writePort = port(flag)
-            case "--app-id": options.appId = value(flag)
-            case "--rest-key": options.restKey = value(flag)
-            case "--table": options.table = value(flag)
-            case "--groups": options.groups = count(flag)
-            case "--channels-app-id": options.channelsAppId = value(flag)
-            case "--key": options.channelsKey = value(flag)
-            case "--secret": options.channelsSecret = value(flag)
-            case "--channel": options.channel = value(flag)
-            case "--event": options.event = value(flag)
-            case "--connections": options.connections = count(flag)
-            case "--batch": options.batch = count(flag)
-            case "--rate": options.rate = number(flag)
-            case "--seconds": options.seconds = number(flag)
-            case "--settle": options.settle = number(flag)
-            case "--drain": options.drain = number(flag)
-            case "--setup-timeout": options.setupTimeout = number(flag)
+            case "--host": options.host = reader.value(flag)
+            case "--port": options.port = reader.port(flag)
+            case "--write-port": options.writePort = reader.port(flag)
+            case "--app-id": options.appId = reader.value(flag)
+            case "--rest-key": options.restKey = reader.value(flag)
+            case "--table": options.table = reader.value(flag)
+            case "--groups": options.groups = reader.count(flag)
+            case "--channels-app-id": options.channelsAppId = reader.value(flag)
+            case "--key": options.channelsKey = reader.value(flag)
+            case "--secret": options.channelsSecret = reader.value(flag)
+            case "--channel": options.channel = reader.value(flag)
+            case "--event": options.event = reader.value(flag)
+            case "--connections": options.connections = reader.count(flag)
+            case "--batch": options.batch = reader.count(flag)
+            case "--rate": options.rate = reader.number(flag)
+            case "--seconds": options.seconds = reader.number(flag)
+            case "--settle": options.settle = reader.number(flag)
+            case "--drain": options.drain = reader.number(flag)
+            case "--setup-timeout": options.setupTimeout = reader.number(flag)
             case "--server-pid":
-                guard let pid = Int32(value(flag)), pid > 0 else { fail("--server-pid needs a process id") }
+                guard let pid = Int32(reader.value(flag)), pid > 0 else { fail("--server-pid needs a process id") }
                 options.serverPID = pid
             default: fail("unknown option \(flag)\n\(usage)")
             }
@@ -127,7 +109,7 @@ struct FanoutOptions {
             }
             for (flag, text) in [
                 ("--key", options.channelsKey), ("--channel", options.channel), ("--event", options.event),
-            ] where !isName(text) {
+            ] where !CommandLineArguments.isName(text, allowingHyphen: true) {
                 fail("\(flag) must be letters, digits, '-' and '_'")
             }
             if options.event.hasPrefix("pusher") { fail("--event must not be a protocol event") }
@@ -136,17 +118,9 @@ struct FanoutOptions {
         }
         if options.rate <= 0 || options.seconds <= 0 { fail("--rate and --seconds must be positive") }
         // The table name lands unescaped in JSON and a URL path; Bmob class names are letters, digits and _.
-        guard isName(options.table), !options.table.contains("-") else {
+        guard CommandLineArguments.isName(options.table, allowingHyphen: false) else {
             fail("--table must be a class name of letters, digits and underscores")
         }
         return options
-    }
-
-    /// Whether `text` is a non-empty run of letters, digits, `_` and `-`.
-    private static func isName(_ text: String) -> Bool {
-        !text.isEmpty
-            && text.utf8.allSatisfy {
-                $0 == 0x5F || $0 == 0x2D || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
-            }
     }
 }

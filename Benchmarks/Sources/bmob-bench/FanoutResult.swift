@@ -1,5 +1,6 @@
-/// What `bmob-bench fanout` prints, as one JSON object (keys in snake case). Durations are in
-/// microseconds unless the name says otherwise; memory in KiB or bytes as named.
+/// What `bmob-bench fanout` prints, as one JSON object (keys in snake case): ``jsonObject``, its own fields with
+/// ``writes`` and ``latency`` merged in. Durations are in microseconds unless the name says otherwise; memory in
+/// KiB or bytes as named.
 struct FanoutResult: Encodable {
     // Setup
     var connectionsRequested = 0
@@ -35,16 +36,8 @@ struct FanoutResult: Encodable {
     // Measurement
     var rate = 0.0
     var seconds = 0.0
-    var writesAttempted = 0
-    var writesSucceeded = 0
-    var writesFailed = 0
-    var firstWriteFailure: String?
-    /// Writer lateness against its schedule (p99 and max).
-    var writeLagP99Us = 0.0
-    var writeLagMaxUs = 0.0
-    /// Create response time (p50, p99).
-    var writeResponseP50Us = 0.0
-    var writeResponseP99Us = 0.0
+    /// The writer's creates or publishes: counts, lateness against its schedule (p99 and max), response time.
+    var writes = WriterOutcome()
     /// Successful creates × connections requested.
     var expected = 0
     var received = 0
@@ -61,12 +54,8 @@ struct FanoutResult: Encodable {
     var deliveriesPerSecond = 0.0
     /// Seconds after the last create's response until the last delivery (or the drain limit).
     var drainSeconds = 0.0
-    /// Write → event latency, from the create's scheduled send time to the delivery's read.
-    var latencyP50Us = 0.0
-    var latencyP90Us = 0.0
-    var latencyP99Us = 0.0
-    var latencyP999Us = 0.0
-    var latencyMaxUs = 0.0
+    /// Write → event latency, from the create's scheduled send time to the delivery's read (p50 … p99.9, max).
+    var latency = LatencySummary()
 
     // Cost
     /// Server CPU seconds during the measurement (all threads), and per delivery.
@@ -82,6 +71,9 @@ struct FanoutResult: Encodable {
     var errors: [String: Int] = [:]
     /// The first error of each kind in full (up to ten kinds).
     var errorSamples: [String] = []
+
+    /// The whole result as one flat JSON object: these fields, ``writes`` and ``latency``.
+    var jsonObject: MergedJSONObject { MergedJSONObject(parts: [self, writes, latency]) }
 
     private enum CodingKeys: String, CodingKey {
         case connectionsRequested = "connections_requested"
@@ -99,14 +91,6 @@ struct FanoutResult: Encodable {
         case probeFanoutRoundsMilliseconds = "probe_fanout_rounds_ms"
         case rate
         case seconds
-        case writesAttempted = "writes_attempted"
-        case writesSucceeded = "writes_succeeded"
-        case writesFailed = "writes_failed"
-        case firstWriteFailure = "first_write_failure"
-        case writeLagP99Us = "write_lag_p99_us"
-        case writeLagMaxUs = "write_lag_max_us"
-        case writeResponseP50Us = "write_response_p50_us"
-        case writeResponseP99Us = "write_response_p99_us"
         case expected
         case received
         case missed
@@ -116,11 +100,6 @@ struct FanoutResult: Encodable {
         case windowSeconds = "window_seconds"
         case deliveriesPerSecond = "deliveries_per_s"
         case drainSeconds = "drain_seconds"
-        case latencyP50Us = "latency_p50_us"
-        case latencyP90Us = "latency_p90_us"
-        case latencyP99Us = "latency_p99_us"
-        case latencyP999Us = "latency_p999_us"
-        case latencyMaxUs = "latency_max_us"
         case serverCPUSeconds = "server_cpu_s"
         case serverCPUUsPerDelivery = "server_cpu_us_per_delivery"
         case clientCPUSeconds = "client_cpu_s"

@@ -50,44 +50,26 @@ struct LiveQueryOptions {
     /// - Returns: the options.
     static func parse(_ arguments: [String]) -> LiveQueryOptions {
         var options = LiveQueryOptions()
-        var rest = arguments[...]
-        func value(_ flag: String) -> String {
-            guard let next = rest.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
-            return next
-        }
-        func number(_ flag: String) -> Double {
-            guard let parsed = Double(value(flag)), parsed.isFinite, parsed >= 0 else {
-                fail("\(flag) needs a non-negative number")
-            }
-            return parsed
-        }
-        func count(_ flag: String) -> Int {
-            guard let parsed = Int(value(flag)), parsed > 0 else { fail("\(flag) needs a positive integer") }
-            return parsed
-        }
-        while let flag = rest.popFirst() {
+        var reader = CommandLineArguments(arguments, usage: usage)
+        while let flag = reader.nextFlag() {
             switch flag {
-            case "--host": options.host = value(flag)
-            case "--port":
-                guard let port = UInt16(value(flag)), port > 0 else { fail("--port needs a port number") }
-                options.port = port
-            case "--app-id": options.appId = value(flag)
-            case "--rest-key": options.restKey = value(flag)
-            case "--table": options.table = value(flag)
-            case "--subscribers": options.subscribers = count(flag)
-            case "--queries": options.queries = count(flag)
-            case "--limit": options.limit = count(flag)
-            case "--batch": options.batch = count(flag)
-            case "--rate": options.rate = number(flag)
-            case "--seconds": options.seconds = number(flag)
-            case "--settle": options.settle = number(flag)
-            case "--drain": options.drain = number(flag)
-            case "--setup-timeout": options.setupTimeout = number(flag)
-            case "--throughput-seconds": options.throughputSeconds = number(flag)
-            case "--in-flight": options.inFlight = count(flag)
-            case "--server-pid":
-                guard let pid = Int32(value(flag)), pid > 0 else { fail("--server-pid needs a process id") }
-                options.serverPID = pid
+            case "--host": options.host = reader.value(flag)
+            case "--port": options.port = reader.port(flag)
+            case "--app-id": options.appId = reader.value(flag)
+            case "--rest-key": options.restKey = reader.value(flag)
+            case "--table": options.table = reader.value(flag)
+            case "--subscribers": options.subscribers = reader.count(flag)
+            case "--queries": options.queries = reader.count(flag)
+            case "--limit": options.limit = reader.count(flag)
+            case "--batch": options.batch = reader.count(flag)
+            case "--rate": options.rate = reader.number(flag)
+            case "--seconds": options.seconds = reader.number(flag)
+            case "--settle": options.settle = reader.number(flag)
+            case "--drain": options.drain = reader.number(flag)
+            case "--setup-timeout": options.setupTimeout = reader.number(flag)
+            case "--throughput-seconds": options.throughputSeconds = reader.number(flag)
+            case "--in-flight": options.inFlight = reader.count(flag)
+            case "--server-pid": options.serverPID = reader.processID(flag)
             default: fail("unknown option \(flag)\n\(usage)")
             }
         }
@@ -97,7 +79,7 @@ struct LiveQueryOptions {
         if options.queries > options.subscribers { fail("--queries must not exceed --subscribers") }
         // The app id lands in a URL path and the table name in JSON and a path, both unescaped.
         for (flag, text) in [("--app-id", options.appId), ("--table", options.table)]
-        where text.isEmpty || !text.utf8.allSatisfy({ $0 == 0x5F || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) {
+        where !CommandLineArguments.isName(text, allowingHyphen: false) {
             fail("\(flag) must be letters, digits and underscores")
         }
         return options
