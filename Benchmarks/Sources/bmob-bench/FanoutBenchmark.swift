@@ -83,8 +83,6 @@ final class FanoutBenchmark: ManyWebSocketClientDelegate {
     private func run() -> FanoutResult {
         var result = FanoutResult()
         result.connectionsRequested = options.connections
-        result.rate = options.rate
-        result.seconds = options.seconds
         let writeAddress = SocketAddress(host: options.host, port: options.writePort ?? options.port)!
         let writer = FanoutWriter(address: writeAddress, host: options.host, dialect: dialect)
 
@@ -104,9 +102,7 @@ final class FanoutBenchmark: ManyWebSocketClientDelegate {
             drop(connection, kind: "setup timeout", detail: "not subscribed within \(options.setupTimeout) s")
         }
         result.setupSeconds = seconds(since: setupStart)
-        let progress = client.progress
-        client.log(
-            "setup: \(progress.subscribed) subscribed in \(String(format: "%.1f", result.setupSeconds)) s, \(progress.failed) failed")
+        client.logSetupFinished(seconds: result.setupSeconds)
 
         // 3. Settle, then idle memory.
         phase = .idle
@@ -165,16 +161,13 @@ final class FanoutBenchmark: ManyWebSocketClientDelegate {
 
         result.serverRSSAfterKiB = serverAfter?.residentKiB
         result.writes = WriterOutcome(report: report, includingLagP99: true)
-        result.expected = expected
-        result.received = received
-        result.missed = expected - received
+        result.deliveries = DeliveryWindow(
+            rate: options.rate, seconds: options.seconds, expected: expected, received: received,
+            lastDelivery: lastDelivery, report: report)
         result.outOfOrder = outOfOrder
         result.receivedPerConnectionMin = measured.map(\.received).min() ?? 0
         result.receivedPerConnectionMax = measured.map(\.received).max() ?? 0
-        let window = max(options.seconds, lastDelivery > report.start ? Double(lastDelivery - report.start) / 1e9 : 0)
-        result.windowSeconds = window
-        result.deliveriesPerSecond = Double(received) / window
-        result.drainSeconds = lastDelivery > report.end ? Double(lastDelivery - report.end) / 1e9 : 0
+        result.deliveriesPerSecond = Double(received) / result.deliveries.windowSeconds
         result.latency = LatencySummary(histogram, includingP999: true)
         if let serverBefore, let serverAfter {
             result.serverCPUSeconds = serverAfter.cpuSeconds - serverBefore.cpuSeconds
@@ -185,8 +178,7 @@ final class FanoutBenchmark: ManyWebSocketClientDelegate {
         result.connectionsDroppedWhileMeasuring = client.progress.droppedWhileMeasuring
         result.heartbeatsAnswered = heartbeatsAnswered
         result.pingsAnswered = client.pingsAnswered
-        result.errors = client.errors.counts
-        result.errorSamples = client.errors.samples
+        result.errors = client.errors
         client.log("measured: \(received) of \(expected) deliveries, p99 \(result.latency.p99Us / 1000) ms")
         return result
     }
@@ -321,7 +313,8 @@ final class FanoutBenchmark: ManyWebSocketClientDelegate {
         case .disconnect:
             drop(connection, kind: "socket.io disconnect packet", detail: "0::")
         case .other:
-            client.errors.record(kind: "unexpected packet", detail: String(decoding: payload.prefix(200), as: UTF8.self))
+            client.errors.record(
+                kind: "unexpected packet", detail: String(decoding: payload.prefix(200), as: UTF8.self))
         }
     }
 

@@ -75,8 +75,6 @@ final class LiveQueryBenchmark: ManyWebSocketClientDelegate {
         var result = LiveQueryResult()
         result.subscribersRequested = options.subscribers
         result.queries = options.queries
-        result.rate = options.rate
-        result.seconds = options.seconds
         let dialect = SocketIODialect(
             appId: options.appId, restKey: options.restKey, table: options.table, groups: options.queries)
         let writer = FanoutWriter(address: client.address, host: options.host, dialect: dialect)
@@ -96,9 +94,7 @@ final class LiveQueryBenchmark: ManyWebSocketClientDelegate {
         result.setupSeconds = seconds(since: setupStart)
         result.firstResultP50Us = Double(firstResults.percentile(0.5)) / 1000
         result.firstResultMaxUs = Double(firstResults.maximum) / 1000
-        let progress = client.progress
-        client.log(
-            "setup: \(progress.subscribed) subscribed in \(String(format: "%.1f", result.setupSeconds)) s, \(progress.failed) failed")
+        client.logSetupFinished(seconds: result.setupSeconds)
 
         // 3. Settle.
         client.serviceEvents(forNanoseconds: nanoseconds(options.settle))
@@ -124,14 +120,11 @@ final class LiveQueryBenchmark: ManyWebSocketClientDelegate {
         measuring = false
 
         result.writes = WriterOutcome(report: report, includingLagP99: false)
-        result.expected = expected
-        result.received = received
-        result.missed = expected - received
+        result.deliveries = DeliveryWindow(
+            rate: options.rate, seconds: options.seconds, expected: expected, received: received,
+            lastDelivery: lastDelivery, report: report)
         result.foreignWrites = foreign
         result.transitions = transitions
-        let window = max(options.seconds, lastDelivery > report.start ? Double(lastDelivery - report.start) / 1e9 : 0)
-        result.windowSeconds = window
-        result.drainSeconds = lastDelivery > report.end ? Double(lastDelivery - report.end) / 1e9 : 0
         result.latency = LatencySummary(histogram, includingP999: false)
         if let serverBefore, let serverAfter {
             result.serverCPUSeconds = serverAfter.cpuSeconds - serverBefore.cpuSeconds
@@ -144,7 +137,8 @@ final class LiveQueryBenchmark: ManyWebSocketClientDelegate {
         result.subscribersDroppedWhileMeasuring = client.progress.droppedWhileMeasuring
         result.pingsAnswered = client.pingsAnswered
         client.log(
-            "measured: \(received) of \(expected) updates, p50 \(result.latency.p50Us / 1000) ms, p99 \(result.latency.p99Us / 1000) ms")
+            "measured: \(received) of \(expected) updates, p50 \(result.latency.p50Us / 1000) ms, "
+                + "p99 \(result.latency.p99Us / 1000) ms")
 
         // 5. Throughput, with the subscribers gone.
         for connection in connections { client.close(connection.socket) }
@@ -162,8 +156,7 @@ final class LiveQueryBenchmark: ManyWebSocketClientDelegate {
                 usleep(500_000)
             }
         }
-        result.errors = client.errors.counts
-        result.errorSamples = client.errors.samples
+        result.errors = client.errors
         return result
     }
 

@@ -1,5 +1,6 @@
 import BmobIO
 import BmobWire
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -109,10 +110,18 @@ final class ManyWebSocketClient {
             serviceEvents(timeoutNanoseconds: 50_000_000)
             if now - lastReport >= 5_000_000_000 {
                 lastReport = now
-                log("setup: \(progress.subscribed) subscribed, \(progress.settingUp) in progress, \(progress.failed) failed")
+                log(
+                    "setup: \(progress.subscribed) subscribed, \(progress.settingUp) in progress, "
+                        + "\(progress.failed) failed")
             }
         }
         return setupStart
+    }
+
+    /// Logs the end of the setup: how many subscribed in `seconds`, how many failed.
+    func logSetupFinished(seconds: Double) {
+        let duration = String(format: "%.1f", seconds)
+        log("setup: \(progress.subscribed) subscribed in \(duration) s, \(progress.failed) failed")
     }
 
     /// Handles events until `writer` finished its schedule, and returns its report.
