@@ -91,24 +91,24 @@ final class FanoutBenchmark: ManyWebSocketClientDelegate {
             fail("the warm-up publish failed: \(failure)")
         }
         usleep(200_000)
-        let baseline = options.serverPID.flatMap(ProcessSample.current(pid:))
+        let baseline = options.load.serverPID.flatMap(ProcessSample.current(pid:))
         result.serverRSSBaselineKiB = baseline?.residentKiB
 
         // 2. Setup.
-        let setupStart = client.setUp(count: connections.count, batch: options.batch, timeout: options.setupTimeout) {
-            open(connections[$0])
-        }
+        let setupStart = client.setUp(
+            count: connections.count, batch: options.load.batch, timeout: options.load.setupTimeout
+        ) { open(connections[$0]) }
         for connection in connections where connection.state.isSettingUp || connection.state == .idle {
-            drop(connection, kind: "setup timeout", detail: "not subscribed within \(options.setupTimeout) s")
+            drop(connection, kind: "setup timeout", detail: "not subscribed within \(options.load.setupTimeout) s")
         }
         result.setupSeconds = seconds(since: setupStart)
         client.logSetupFinished(seconds: result.setupSeconds)
 
         // 3. Settle, then idle memory.
         phase = .idle
-        client.serviceEvents(forNanoseconds: nanoseconds(options.settle))
+        client.serviceEvents(forNanoseconds: nanoseconds(options.load.settle))
         let subscribed = client.progress.subscribed
-        let idle = options.serverPID.flatMap(ProcessSample.current(pid:))
+        let idle = options.load.serverPID.flatMap(ProcessSample.current(pid:))
         result.serverRSSIdleKiB = idle?.residentKiB
         if let baseline, let idle, subscribed > 0 {
             result.bytesPerIdleConnection = Double(idle.residentKiB - baseline.residentKiB) * 1024 / Double(subscribed)
@@ -148,21 +148,21 @@ final class FanoutBenchmark: ManyWebSocketClientDelegate {
         phase = .measure
         result.connectionsSubscribed = client.progress.subscribed
         let measured = connections.filter { $0.state == .subscribed }
-        let serverBefore = options.serverPID.flatMap(ProcessSample.current(pid:))
+        let serverBefore = options.load.serverPID.flatMap(ProcessSample.current(pid:))
         let clientBefore = ProcessSample.ownCPUSeconds()
         let start = monotonicNanoseconds() + 100_000_000
-        writer.start(rate: options.rate, seconds: options.seconds, at: start)
+        writer.start(rate: options.load.rate, seconds: options.load.seconds, at: start)
         let report = client.awaitReport(of: writer)
         let expected = report.succeeded * options.connections
         let reachable = report.succeeded * client.progress.subscribed
-        client.drain(until: report.end + nanoseconds(options.drain)) { received < reachable }
-        let serverAfter = options.serverPID.flatMap(ProcessSample.current(pid:))
+        client.drain(until: report.end + nanoseconds(options.load.drain)) { received < reachable }
+        let serverAfter = options.load.serverPID.flatMap(ProcessSample.current(pid:))
         let clientAfter = ProcessSample.ownCPUSeconds()
 
         result.serverRSSAfterKiB = serverAfter?.residentKiB
         result.writes = WriterOutcome(report: report, includingLagP99: true)
         result.deliveries = DeliveryWindow(
-            rate: options.rate, seconds: options.seconds, expected: expected, received: received,
+            rate: options.load.rate, seconds: options.load.seconds, expected: expected, received: received,
             lastDelivery: lastDelivery, report: report)
         result.outOfOrder = outOfOrder
         result.receivedPerConnectionMin = measured.map(\.received).min() ?? 0

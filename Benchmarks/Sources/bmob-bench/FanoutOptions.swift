@@ -21,20 +21,9 @@ struct FanoutOptions {
     var groups: Int?
     /// WebSocket connections to open and subscribe.
     var connections = 10_000
-    /// Connections being set up at once (handshake, upgrade, subscription).
-    var batch = 256
-    /// REST creates per second while measuring.
-    var rate = 12.0
-    /// How long the creates go on, in seconds.
-    var seconds = 10.0
-    /// Quiet seconds between the last subscription and the idle memory reading.
-    var settle = 2.0
-    /// Seconds to wait after the last create for deliveries still on their way.
-    var drain = 10.0
-    /// Seconds the whole setup may take; connections not subscribed by then count as failed.
-    var setupTimeout = 180.0
-    /// The server process, for its resident memory and CPU time; without it those are left out.
-    var serverPID: Int32?
+    /// Connections set up at once (handshake, upgrade, subscription), creates or publishes per second (12) and
+    /// for how long, the settle time before the idle memory reading, the drain, the setup timeout, the server.
+    var load = SubscriberLoadOptions(rate: 12)
     /// Whether this is `channel-fanout`: Pusher channels instead of socket.io.
     var channels = false
     /// The app's channel credentials, for `channel-fanout`.
@@ -86,16 +75,8 @@ struct FanoutOptions {
             case "--channel": options.channel = reader.value(flag)
             case "--event": options.event = reader.value(flag)
             case "--connections": options.connections = reader.count(flag)
-            case "--batch": options.batch = reader.count(flag)
-            case "--rate": options.rate = reader.number(flag)
-            case "--seconds": options.seconds = reader.number(flag)
-            case "--settle": options.settle = reader.number(flag)
-            case "--drain": options.drain = reader.number(flag)
-            case "--setup-timeout": options.setupTimeout = reader.number(flag)
-            case "--server-pid":
-                guard let pid = Int32(reader.value(flag)), pid > 0 else { fail("--server-pid needs a process id") }
-                options.serverPID = pid
-            default: fail("unknown option \(flag)\n\(usage)")
+            default:
+                if !options.load.read(flag, from: &reader) { fail("unknown option \(flag)\n\(usage)") }
             }
         }
         if options.port == 0 { fail("--port is required\n\(usage)") }
@@ -116,7 +97,7 @@ struct FanoutOptions {
         } else if options.appId.isEmpty || options.restKey.isEmpty {
             fail("--app-id and --rest-key are required")
         }
-        if options.rate <= 0 || options.seconds <= 0 { fail("--rate and --seconds must be positive") }
+        if options.load.rate <= 0 || options.load.seconds <= 0 { fail("--rate and --seconds must be positive") }
         // The table name lands unescaped in JSON and a URL path; Bmob class names are letters, digits and _.
         guard CommandLineArguments.isName(options.table, allowingHyphen: false) else {
             fail("--table must be a class name of letters, digits and underscores")

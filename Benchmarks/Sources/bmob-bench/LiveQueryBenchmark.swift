@@ -85,11 +85,11 @@ final class LiveQueryBenchmark: ManyWebSocketClientDelegate {
         }
 
         // 2. Setup.
-        let setupStart = client.setUp(count: connections.count, batch: options.batch, timeout: options.setupTimeout) {
-            open(connections[$0])
-        }
+        let setupStart = client.setUp(
+            count: connections.count, batch: options.load.batch, timeout: options.load.setupTimeout
+        ) { open(connections[$0]) }
         for connection in connections where connection.state.isSettingUp || connection.state == .idle {
-            drop(connection, kind: "setup timeout", detail: "no first result within \(options.setupTimeout) s")
+            drop(connection, kind: "setup timeout", detail: "no first result within \(options.load.setupTimeout) s")
         }
         result.setupSeconds = seconds(since: setupStart)
         result.firstResultP50Us = Double(firstResults.percentile(0.5)) / 1000
@@ -97,31 +97,31 @@ final class LiveQueryBenchmark: ManyWebSocketClientDelegate {
         client.logSetupFinished(seconds: result.setupSeconds)
 
         // 3. Settle.
-        client.serviceEvents(forNanoseconds: nanoseconds(options.settle))
+        client.serviceEvents(forNanoseconds: nanoseconds(options.load.settle))
 
         // 4. Measure.
         measuring = true
         result.subscribersSubscribed = client.progress.subscribed
         var subscribersOfGroup = [Int](repeating: 0, count: options.queries)
         for connection in connections where connection.state == .subscribed { subscribersOfGroup[connection.group] += 1 }
-        let serverBefore = options.serverPID.flatMap(ProcessSample.current(pid:))
+        let serverBefore = options.load.serverPID.flatMap(ProcessSample.current(pid:))
         let clientBefore = ProcessSample.ownCPUSeconds()
         scheduleStart = monotonicNanoseconds() + 100_000_000
-        scheduleInterval = 1e9 / options.rate
-        scheduledWrites = max(1, Int((options.rate * options.seconds).rounded()))
-        writer.start(rate: options.rate, seconds: options.seconds, at: scheduleStart)
+        scheduleInterval = 1e9 / options.load.rate
+        scheduledWrites = max(1, Int((options.load.rate * options.load.seconds).rounded()))
+        writer.start(rate: options.load.rate, seconds: options.load.seconds, at: scheduleStart)
         let report = client.awaitReport(of: writer)
         let expected = (1...scheduledWrites).reduce(0) {
             $0 + subscribersOfGroup[LiveQueryGroups.group(ofWrite: $1, groups: options.queries)]
         }
-        client.drain(until: report.end + nanoseconds(options.drain)) { received < expected }
-        let serverAfter = options.serverPID.flatMap(ProcessSample.current(pid:))
+        client.drain(until: report.end + nanoseconds(options.load.drain)) { received < expected }
+        let serverAfter = options.load.serverPID.flatMap(ProcessSample.current(pid:))
         let clientAfter = ProcessSample.ownCPUSeconds()
         measuring = false
 
         result.writes = WriterOutcome(report: report, includingLagP99: false)
         result.deliveries = DeliveryWindow(
-            rate: options.rate, seconds: options.seconds, expected: expected, received: received,
+            rate: options.load.rate, seconds: options.load.seconds, expected: expected, received: received,
             lastDelivery: lastDelivery, report: report)
         result.foreignWrites = foreign
         result.transitions = transitions

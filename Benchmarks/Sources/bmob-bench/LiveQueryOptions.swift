@@ -17,25 +17,15 @@ struct LiveQueryOptions {
     var queries = 100
     /// Each query's `limit` (its `order` is `-createdAt`, so a new object is always in the result).
     var limit = 10
-    /// Sockets being set up at once (upgrade, `Connect`, `ModifyQuerySet`, first result).
-    var batch = 256
-    /// REST creates per second while measuring latency.
-    var rate = 20.0
-    /// How long the creates go on, in seconds.
-    var seconds = 10.0
-    /// Quiet seconds between the last first result and the measurement.
-    var settle = 2.0
-    /// Seconds to wait after the last create for results still on their way.
-    var drain = 10.0
-    /// Seconds the whole setup may take.
-    var setupTimeout = 180.0
+    /// Sockets set up at once (upgrade, `Connect`, `ModifyQuerySet`, first result), REST creates per second (20)
+    /// while measuring latency and for how long, the settle time before the measurement, the drain for results
+    /// still on their way, the setup timeout, the server (for its CPU time).
+    var load = SubscriberLoadOptions(rate: 20)
     /// Seconds each throughput load (REST creates, mutations) runs; 0 skips them.
     var throughputSeconds = 5.0
     /// Requests in flight in each throughput load: REST keep-alive connections with one request each; mutations
     /// pipelined on one socket, and one each on as many sockets.
     var inFlight = 32
-    /// The server process, for its CPU time; without it that is left out.
-    var serverPID: Int32?
 
     static let usage = """
         usage: bmob-bench live-queries --port P --app-id ID --rest-key KEY [--host H] [--table NAME]
@@ -61,21 +51,15 @@ struct LiveQueryOptions {
             case "--subscribers": options.subscribers = reader.count(flag)
             case "--queries": options.queries = reader.count(flag)
             case "--limit": options.limit = reader.count(flag)
-            case "--batch": options.batch = reader.count(flag)
-            case "--rate": options.rate = reader.number(flag)
-            case "--seconds": options.seconds = reader.number(flag)
-            case "--settle": options.settle = reader.number(flag)
-            case "--drain": options.drain = reader.number(flag)
-            case "--setup-timeout": options.setupTimeout = reader.number(flag)
             case "--throughput-seconds": options.throughputSeconds = reader.number(flag)
             case "--in-flight": options.inFlight = reader.count(flag)
-            case "--server-pid": options.serverPID = reader.processID(flag)
-            default: fail("unknown option \(flag)\n\(usage)")
+            default:
+                if !options.load.read(flag, from: &reader) { fail("unknown option \(flag)\n\(usage)") }
             }
         }
         if options.port == 0 { fail("--port is required\n\(usage)") }
         if options.appId.isEmpty || options.restKey.isEmpty { fail("--app-id and --rest-key are required") }
-        if options.rate <= 0 || options.seconds <= 0 { fail("--rate and --seconds must be positive") }
+        if options.load.rate <= 0 || options.load.seconds <= 0 { fail("--rate and --seconds must be positive") }
         if options.queries > options.subscribers { fail("--queries must not exceed --subscribers") }
         // The app id lands in a URL path and the table name in JSON and a path, both unescaped.
         for (flag, text) in [("--app-id", options.appId), ("--table", options.table)]
