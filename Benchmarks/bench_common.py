@@ -1,6 +1,6 @@
 """Helpers shared by the benchmark scripts: CPU time from /proc, free ports, waiting for a listener, the drivers'
-common arguments, running one `bmob-bench` client against a fresh server, medians, saving runs as JSON, and rewriting one marked section of
-BENCHMARKS.md."""
+common arguments, running one `bmob-bench` client against a fresh server, medians, reading and saving runs as JSON,
+and rewriting one marked section of BENCHMARKS.md."""
 import argparse
 import json
 import os
@@ -67,10 +67,13 @@ def driver_arguments():
     return parser
 
 
-def add_output_arguments(parser):
-    """Adds `--report` (the BENCHMARKS.md to rewrite a section of) and `--json` (every run's numbers)."""
+def add_output_arguments(parser, from_json=False):
+    """Adds `--report` (the BENCHMARKS.md to rewrite a section of) and `--json` (every run's numbers), and with
+    `from_json` `--from-json` (a run saved with `--json` to write the report from)."""
     parser.add_argument("--report")
     parser.add_argument("--json", help="also write every run's numbers here")
+    if from_json:
+        parser.add_argument("--from-json", help="write the report from a run saved with --json instead of measuring")
 
 
 def run_bench_client(command, server, kind, record_load=True):
@@ -100,6 +103,12 @@ def median(runs, key):
     """The median of `key` over the runs that have it, or None."""
     values = [run[key] for run in runs if run.get(key) is not None]
     return statistics.median(values) if values else None
+
+
+def read_json(path):
+    """The JSON value saved in `path`."""
+    with open(path) as handle:
+        return json.load(handle)
 
 
 def write_json(path, data):

@@ -18,14 +18,14 @@ realtime benchmark runs them):
 Rounds alternate which fan-out goes first; medians are reported, with the machine's load average while each run
 went on.
 """
-import json
 import shutil
 import statistics
 import sys
 import tempfile
 import time
 
-from bench_common import add_output_arguments, driver_arguments, replace_section, run_bench_client, write_json
+from bench_common import (add_output_arguments, driver_arguments, read_json, replace_section, run_bench_client,
+                          write_json)
 from realtime_fanout import (APP_ID, CHANNELS_APP_ID, CHANNELS_KEY, CHANNELS_SECRET, REST_KEY, Server, attempt, busy,
                              ms, run_floor, summary)
 
@@ -160,12 +160,10 @@ def main():
     parser.add_argument("--connections", type=int, default=10_000)
     parser.add_argument("--rate", type=float, default=12, help="events per second in the sustained run")
     parser.add_argument("--seconds", type=int, default=10)
-    add_output_arguments(parser)
-    parser.add_argument("--from-json", help="write the report from a run saved with --json instead of measuring")
+    add_output_arguments(parser, from_json=True)
     args = parser.parse_args()
     if args.from_json:
-        with open(args.from_json) as handle:
-            saved = json.load(handle)
+        saved = read_json(args.from_json)
         args.connections, args.rate, args.seconds = saved["connections"], saved["rate"], saved["seconds"]
         args.rounds = len(saved["kernel_floor"])
         write_report(args.report, saved["runs"], saved["kernel_floor"], args, saved["failures"])

@@ -19,14 +19,14 @@ realtime and channel benchmarks run them):
 
 Rounds alternate which goes first; medians are reported, with the machine's load average while each run went on.
 """
-import json
 import shutil
 import statistics
 import sys
 import tempfile
 import time
 
-from bench_common import add_output_arguments, driver_arguments, median, replace_section, run_bench_client, write_json
+from bench_common import (add_output_arguments, driver_arguments, median, read_json, replace_section,
+                          run_bench_client, write_json)
 from realtime_fanout import APP_ID, REST_KEY, Server, attempt, ms
 
 TABLE = "items"
@@ -204,12 +204,10 @@ def main():
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--throughput-seconds", type=float, default=5)
     parser.add_argument("--in-flight", type=int, default=32)
-    add_output_arguments(parser)
-    parser.add_argument("--from-json", help="write the report from a run saved with --json instead of measuring")
+    add_output_arguments(parser, from_json=True)
     args = parser.parse_args()
     if args.from_json:
-        with open(args.from_json) as handle:
-            saved = json.load(handle)
+        saved = read_json(args.from_json)
         for key in ("subscribers", "queries", "rate", "seconds", "throughput_seconds", "in_flight"):
             setattr(args, key, saved[key])
         write_report(args.report, saved["runs"], args, saved["failures"])

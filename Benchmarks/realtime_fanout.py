@@ -31,7 +31,8 @@ import sys
 import tempfile
 import time
 
-from bench_common import add_output_arguments, free_port, free_ports, median, replace_section, run_bench_client, wait_for, write_json
+from bench_common import (add_output_arguments, free_port, free_ports, median, replace_section, run_bench_client,
+                          wait_for, write_json)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REFERENCE = os.path.join(ROOT, "Benchmarks", "realtime_reference.py")
