@@ -18,17 +18,14 @@ realtime benchmark runs them):
 Rounds alternate which fan-out goes first; medians are reported, with the machine's load average while each run
 went on.
 """
-import argparse
-import json
-import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
-from bench_common import replace_section
+from bench_common import (add_output_arguments, driver_arguments, read_json, replace_section, run_bench_client,
+                          write_json)
 from realtime_fanout import (APP_ID, CHANNELS_APP_ID, CHANNELS_KEY, CHANNELS_SECRET, REST_KEY, Server, attempt, busy,
                              ms, run_floor, summary)
 
@@ -45,21 +42,7 @@ def run_fanout(kind, args, workdir, run_name):
     command = ["taskset", "-c", "1", args.bench] + protocol + [
         "--port", str(server.port), "--connections", str(args.connections), "--rate", f"{args.rate:g}",
         "--seconds", str(args.seconds), "--server-pid", str(server.process.pid)]
-    load_before = os.getloadavg()[0]
-    try:
-        finished = subprocess.run(command, capture_output=True, text=True, timeout=900)
-    finally:
-        crashed = server.stop()
-    load_after = os.getloadavg()[0]
-    if finished.returncode != 0 or not finished.stdout.strip():
-        raise RuntimeError(f"{' '.join(command)} exited with {finished.returncode}:\n{finished.stderr[-3000:]}")
-    result = json.loads(finished.stdout)
-    result["server"] = kind
-    result["server_exit_during_run"] = crashed
-    result["load_1min"] = [load_before, load_after]
-    with open(server.log_path) as handle:
-        log = handle.read()
-    result["server_log_tail"] = log[-2000:] if log.strip() else ""
+    result = run_bench_client(command, server, kind)
     if not result.get("probe_fanout_ms") or result["probe_received"] < result["connections_subscribed"]:
         raise RuntimeError(f"{kind}: a probe reached {result['probe_received']} of "
                            f"{result['connections_subscribed']} subscribers; errors {result['errors']}")
@@ -173,20 +156,14 @@ absolute numbers should be re-measured). The ratios, taken within each round, ar
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--bmob", required=True)
-    parser.add_argument("--bench", required=True, help="the bmob-bench executable")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser = driver_arguments()
     parser.add_argument("--connections", type=int, default=10_000)
     parser.add_argument("--rate", type=float, default=12, help="events per second in the sustained run")
     parser.add_argument("--seconds", type=int, default=10)
-    parser.add_argument("--report")
-    parser.add_argument("--json", help="also write every run's numbers here")
-    parser.add_argument("--from-json", help="write the report from a run saved with --json instead of measuring")
+    add_output_arguments(parser, from_json=True)
     args = parser.parse_args()
     if args.from_json:
-        with open(args.from_json) as handle:
-            saved = json.load(handle)
+        saved = read_json(args.from_json)
         args.connections, args.rate, args.seconds = saved["connections"], saved["rate"], saved["seconds"]
         args.rounds = len(saved["kernel_floor"])
         write_report(args.report, saved["runs"], saved["kernel_floor"], args, saved["failures"])
@@ -221,12 +198,9 @@ def main():
                       f"read {floor['read_median_ms']:.1f} ms (median of {len(floor['read_rounds_ms'])} rounds)",
                       flush=True)
         if args.json:
-            os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-            with open(args.json, "w") as handle:
-                json.dump({"connections": args.connections, "rate": args.rate, "seconds": args.seconds,
-                           "runs": runs, "kernel_floor": floors, "failures": failures,
-                           "medians": {kind: summary(results) for kind, results in runs.items() if results}},
-                          handle, indent=1)
+            write_json(args.json, {"connections": args.connections, "rate": args.rate, "seconds": args.seconds,
+                                   "runs": runs, "kernel_floor": floors, "failures": failures,
+                                   "medians": {kind: summary(results) for kind, results in runs.items() if results}})
         if args.report:
             if runs["channels"] and runs["socketio"] and floors:
                 write_report(args.report, runs, floors, args, failures)

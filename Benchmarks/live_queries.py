@@ -19,17 +19,14 @@ realtime and channel benchmarks run them):
 
 Rounds alternate which goes first; medians are reported, with the machine's load average while each run went on.
 """
-import argparse
-import json
-import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 
-from bench_common import replace_section
+from bench_common import (add_output_arguments, driver_arguments, median, read_json, replace_section,
+                          run_bench_client, write_json)
 from realtime_fanout import APP_ID, REST_KEY, Server, attempt, ms
 
 TABLE = "items"
@@ -48,21 +45,7 @@ def run_kind(kind, args, workdir, run_name):
     else:
         command = ["taskset", "-c", "1", args.bench, "fanout", "--connections", str(args.subscribers),
                    "--groups", str(args.queries)] + common
-    load_before = os.getloadavg()[0]
-    try:
-        finished = subprocess.run(command, capture_output=True, text=True, timeout=900)
-    finally:
-        crashed = server.stop()
-    load_after = os.getloadavg()[0]
-    if finished.returncode != 0 or not finished.stdout.strip():
-        raise RuntimeError(f"{' '.join(command)} exited with {finished.returncode}:\n{finished.stderr[-3000:]}")
-    result = json.loads(finished.stdout)
-    result["server"] = kind
-    result["server_exit_during_run"] = crashed
-    result["load_1min"] = [load_before, load_after]
-    with open(server.log_path) as handle:
-        log = handle.read()
-    result["server_log_tail"] = log[-2000:] if log.strip() else ""
+    result = run_bench_client(command, server, kind)
     subscribed = result.get("subscribers_subscribed", result.get("connections_subscribed"))
     if not subscribed:
         raise RuntimeError(f"{kind}: no subscriber subscribed; errors {result['errors']}")
@@ -70,11 +53,6 @@ def run_kind(kind, args, workdir, run_name):
         result["server_cpu_us_per_write"] = ((result["server_cpu_s"] or 0) * 1e6 / result["writes_succeeded"]
                                              if result.get("writes_succeeded") else None)
     return result
-
-
-def median(runs, key):
-    values = [run[key] for run in runs if run.get(key) is not None]
-    return statistics.median(values) if values else None
 
 
 def summary(runs):
@@ -219,23 +197,17 @@ minutes, are the steadier part.
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--bmob", required=True)
-    parser.add_argument("--bench", required=True, help="the bmob-bench executable")
-    parser.add_argument("--rounds", type=int, default=3)
+    parser = driver_arguments()
     parser.add_argument("--subscribers", type=int, default=1000)
     parser.add_argument("--queries", type=int, default=100, help="distinct live queries")
     parser.add_argument("--rate", type=float, default=20, help="creates per second in the latency run")
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--throughput-seconds", type=float, default=5)
     parser.add_argument("--in-flight", type=int, default=32)
-    parser.add_argument("--report")
-    parser.add_argument("--json", help="also write every run's numbers here")
-    parser.add_argument("--from-json", help="write the report from a run saved with --json instead of measuring")
+    add_output_arguments(parser, from_json=True)
     args = parser.parse_args()
     if args.from_json:
-        with open(args.from_json) as handle:
-            saved = json.load(handle)
+        saved = read_json(args.from_json)
         for key in ("subscribers", "queries", "rate", "seconds", "throughput_seconds", "in_flight"):
             setattr(args, key, saved[key])
         write_report(args.report, saved["runs"], args, saved["failures"])
@@ -262,13 +234,11 @@ def main():
                     line += f"\n    {load['name']}: {load['per_s']:,.0f}/s, p50 {ms(load['response_p50_us'])}, failed {load['failed']}"
                 print(line, flush=True)
         if args.json:
-            os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-            with open(args.json, "w") as handle:
-                json.dump({"subscribers": args.subscribers, "queries": args.queries, "rate": args.rate,
-                           "seconds": args.seconds, "throughput_seconds": args.throughput_seconds,
-                           "in_flight": args.in_flight, "runs": runs, "failures": failures,
-                           "medians": {kind: summary(results) for kind, results in runs.items() if results},
-                           "throughput_medians": throughput_rows(runs["livequeries"])}, handle, indent=1)
+            write_json(args.json, {"subscribers": args.subscribers, "queries": args.queries, "rate": args.rate,
+                                   "seconds": args.seconds, "throughput_seconds": args.throughput_seconds,
+                                   "in_flight": args.in_flight, "runs": runs, "failures": failures,
+                                   "medians": {kind: summary(results) for kind, results in runs.items() if results},
+                                   "throughput_medians": throughput_rows(runs["livequeries"])})
         if args.report:
             if runs["livequeries"] and runs["socketio"]:
                 write_report(args.report, runs, args, failures)

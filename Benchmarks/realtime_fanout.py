@@ -31,7 +31,8 @@ import sys
 import tempfile
 import time
 
-from bench_common import free_port, free_ports, replace_section, wait_for
+from bench_common import (add_output_arguments, free_port, free_ports, median, replace_section, run_bench_client,
+                          wait_for, write_json)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REFERENCE = os.path.join(ROOT, "Benchmarks", "realtime_reference.py")
@@ -126,19 +127,7 @@ def run_once(kind, rate, args, workdir, run_name):
                "--write-port", str(server.write_port), "--app-id", APP_ID, "--rest-key", REST_KEY,
                "--connections", str(args.connections), "--rate", f"{rate:g}", "--seconds", str(args.seconds),
                "--server-pid", str(server.process.pid)]
-    try:
-        finished = subprocess.run(command, capture_output=True, text=True, timeout=900)
-    finally:
-        crashed = server.stop()
-    if finished.returncode != 0 or not finished.stdout.strip():
-        raise RuntimeError(f"{' '.join(command)} exited with {finished.returncode}:\n{finished.stderr[-3000:]}")
-    result = json.loads(finished.stdout)
-    result["server"] = kind
-    result["server_exit_during_run"] = crashed
-    with open(server.log_path) as handle:
-        log = handle.read()
-    result["server_log_tail"] = log[-2000:] if log.strip() else ""
-    return result
+    return run_bench_client(command, server, kind, record_load=False)
 
 
 def run_floor(threads, frame_bytes, args):
@@ -190,11 +179,6 @@ def busy(run):
     """The server's CPU time over the measured window, as a share of one core: well under 100 % while
     latency grows means the server waited for a core that other work held."""
     return (run.get("server_cpu_s") or 0) / run["window_seconds"]
-
-
-def median(runs, key):
-    values = [run[key] for run in runs if run.get(key) is not None]
-    return statistics.median(values) if values else None
 
 
 def summary(runs):
@@ -379,8 +363,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--reference-rate", type=float,
                         help="the reference's sustainable rate (default: 70 %% of what it delivers at --rate)")
-    parser.add_argument("--report")
-    parser.add_argument("--json", help="also write every run's numbers here")
+    add_output_arguments(parser)
     args = parser.parse_args()
     args.python = reference_python(args.python)
     workdir = tempfile.mkdtemp(prefix="bmob-fanout-bench-")
@@ -432,12 +415,10 @@ def main():
                       flush=True)
         rows = [(name, summary(results)) for name, results in runs.items() if results]
         if args.json:
-            os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-            with open(args.json, "w") as handle:
-                json.dump({"connections": args.connections, "rate": args.rate, "seconds": args.seconds,
-                           "reference_rate": reference_rate, "runs": runs, "failures": failures,
-                           "kernel_floor": {"one_thread_pinned": floors[1], "two_threads": floors[2]},
-                           "medians": dict(rows)}, handle, indent=1)
+            write_json(args.json, {"connections": args.connections, "rate": args.rate, "seconds": args.seconds,
+                                   "reference_rate": reference_rate, "runs": runs, "failures": failures,
+                                   "kernel_floor": {"one_thread_pinned": floors[1], "two_threads": floors[2]},
+                                   "medians": dict(rows)})
         if args.report:
             if "bmob@same" in dict(rows) and "reference@same" in dict(rows):
                 write_report(args.report, rows, args, reference_rate, failures, floors)

@@ -5,7 +5,7 @@ final class FanoutConnection {
     enum State {
         /// Not started yet.
         case idle
-        /// TCP connect for socket.io's `GET /socket.io/1/` in progress, the request waiting in ``outbox``.
+        /// TCP connect for socket.io's `GET /socket.io/1/` in progress, the request waiting in the outbox.
         case handshakeConnecting
         /// Request sent; reading the session id.
         case handshakeReading
@@ -35,19 +35,9 @@ final class FanoutConnection {
         }
     }
 
-    /// Its index among the benchmark's connections, and its selector token.
-    let token: Int
+    /// Its socket and the bytes in and out; its token is its index among the benchmark's connections.
+    let socket: BenchmarkWebSocket
     var state = State.idle
-    /// The socket, or -1.
-    var fd: Int32 = -1
-    /// The upgrade's `Sec-WebSocket-Key`, kept until the response is checked.
-    var key = ""
-    /// Bytes received and not yet used: an HTTP response during setup, a partial frame afterwards.
-    var inbox: [UInt8] = []
-    /// Bytes to send that the socket did not take yet.
-    var outbox: [UInt8] = []
-    /// Whether the selector watches for writability.
-    var watchesWritable = false
     /// Deliveries of measured events.
     var received = 0
     /// The highest `seq` received, to count deliveries that arrive out of order or twice.
@@ -59,6 +49,6 @@ final class FanoutConnection {
     ///
     /// - Parameter token: its index among the benchmark's connections.
     init(token: Int) {
-        self.token = token
+        socket = BenchmarkWebSocket(token: token)
     }
 }

@@ -21,20 +21,9 @@ struct FanoutOptions {
     var groups: Int?
     /// WebSocket connections to open and subscribe.
     var connections = 10_000
-    /// Connections being set up at once (handshake, upgrade, subscription).
-    var batch = 256
-    /// REST creates per second while measuring.
-    var rate = 12.0
-    /// How long the creates go on, in seconds.
-    var seconds = 10.0
-    /// Quiet seconds between the last subscription and the idle memory reading.
-    var settle = 2.0
-    /// Seconds to wait after the last create for deliveries still on their way.
-    var drain = 10.0
-    /// Seconds the whole setup may take; connections not subscribed by then count as failed.
-    var setupTimeout = 180.0
-    /// The server process, for its resident memory and CPU time; without it those are left out.
-    var serverPID: Int32?
+    /// Connections set up at once (handshake, upgrade, subscription), creates or publishes per second (12) and
+    /// for how long, the settle time before the idle memory reading, the drain, the setup timeout, the server.
+    var load = SubscriberLoadOptions(rate: 12)
     /// Whether this is `channel-fanout`: Pusher channels instead of socket.io.
     var channels = false
     /// The app's channel credentials, for `channel-fanout`.
@@ -70,50 +59,24 @@ struct FanoutOptions {
     static func parse(_ arguments: [String], channels: Bool) -> FanoutOptions {
         var options = FanoutOptions()
         options.channels = channels
-        var rest = arguments[...]
-        func value(_ flag: String) -> String {
-            guard let next = rest.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
-            return next
-        }
-        func number(_ flag: String) -> Double {
-            guard let parsed = Double(value(flag)), parsed.isFinite, parsed >= 0 else {
-                fail("\(flag) needs a non-negative number")
-            }
-            return parsed
-        }
-        func count(_ flag: String) -> Int {
-            guard let parsed = Int(value(flag)), parsed > 0 else { fail("\(flag) needs a positive integer") }
-            return parsed
-        }
-        func port(_ flag: String) -> UInt16 {
-            guard let parsed = UInt16(value(flag)), parsed > 0 else { fail("\(flag) needs a port number") }
-            return parsed
-        }
-        while let flag = rest.popFirst() {
+        var reader = CommandLineArguments(arguments, usage: usage)
+        while let flag = reader.nextFlag() {
             switch flag {
-            case "--host": options.host = value(flag)
-            case "--port": options.port = port(flag)
-            case "--write-port": options.writePort = port(flag)
-            case "--app-id": options.appId = value(flag)
-            case "--rest-key": options.restKey = value(flag)
-            case "--table": options.table = value(flag)
-            case "--groups": options.groups = count(flag)
-            case "--channels-app-id": options.channelsAppId = value(flag)
-            case "--key": options.channelsKey = value(flag)
-            case "--secret": options.channelsSecret = value(flag)
-            case "--channel": options.channel = value(flag)
-            case "--event": options.event = value(flag)
-            case "--connections": options.connections = count(flag)
-            case "--batch": options.batch = count(flag)
-            case "--rate": options.rate = number(flag)
-            case "--seconds": options.seconds = number(flag)
-            case "--settle": options.settle = number(flag)
-            case "--drain": options.drain = number(flag)
-            case "--setup-timeout": options.setupTimeout = number(flag)
-            case "--server-pid":
-                guard let pid = Int32(value(flag)), pid > 0 else { fail("--server-pid needs a process id") }
-                options.serverPID = pid
-            default: fail("unknown option \(flag)\n\(usage)")
+            case "--host": options.host = reader.value(flag)
+            case "--port": options.port = reader.port(flag)
+            case "--write-port": options.writePort = reader.port(flag)
+            case "--app-id": options.appId = reader.value(flag)
+            case "--rest-key": options.restKey = reader.value(flag)
+            case "--table": options.table = reader.value(flag)
+            case "--groups": options.groups = reader.count(flag)
+            case "--channels-app-id": options.channelsAppId = reader.value(flag)
+            case "--key": options.channelsKey = reader.value(flag)
+            case "--secret": options.channelsSecret = reader.value(flag)
+            case "--channel": options.channel = reader.value(flag)
+            case "--event": options.event = reader.value(flag)
+            case "--connections": options.connections = reader.count(flag)
+            default:
+                if !options.load.read(flag, from: &reader) { fail("unknown option \(flag)\n\(usage)") }
             }
         }
         if options.port == 0 { fail("--port is required\n\(usage)") }
@@ -127,26 +90,18 @@ struct FanoutOptions {
             }
             for (flag, text) in [
                 ("--key", options.channelsKey), ("--channel", options.channel), ("--event", options.event),
-            ] where !isName(text) {
+            ] where !CommandLineArguments.isName(text, allowingHyphen: true) {
                 fail("\(flag) must be letters, digits, '-' and '_'")
             }
             if options.event.hasPrefix("pusher") { fail("--event must not be a protocol event") }
         } else if options.appId.isEmpty || options.restKey.isEmpty {
             fail("--app-id and --rest-key are required")
         }
-        if options.rate <= 0 || options.seconds <= 0 { fail("--rate and --seconds must be positive") }
+        if options.load.rate <= 0 || options.load.seconds <= 0 { fail("--rate and --seconds must be positive") }
         // The table name lands unescaped in JSON and a URL path; Bmob class names are letters, digits and _.
-        guard isName(options.table), !options.table.contains("-") else {
+        guard CommandLineArguments.isName(options.table, allowingHyphen: false) else {
             fail("--table must be a class name of letters, digits and underscores")
         }
         return options
-    }
-
-    /// Whether `text` is a non-empty run of letters, digits, `_` and `-`.
-    private static func isName(_ text: String) -> Bool {
-        !text.isEmpty
-            && text.utf8.allSatisfy {
-                $0 == 0x5F || $0 == 0x2D || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
-            }
     }
 }

@@ -1,5 +1,6 @@
-/// What `bmob-bench fanout` prints, as one JSON object (keys in snake case). Durations are in
-/// microseconds unless the name says otherwise; memory in KiB or bytes as named.
+/// What `bmob-bench fanout` prints, as one JSON object (keys in snake case): ``jsonObject``, its own fields with
+/// ``deliveries``, ``writes``, ``latency`` and ``errors`` merged in. Durations are in microseconds unless the name
+/// says otherwise; memory in KiB or bytes as named.
 struct FanoutResult: Encodable {
     // Setup
     var connectionsRequested = 0
@@ -33,40 +34,20 @@ struct FanoutResult: Encodable {
     var probeFrameBytes: Int?
 
     // Measurement
-    var rate = 0.0
-    var seconds = 0.0
-    var writesAttempted = 0
-    var writesSucceeded = 0
-    var writesFailed = 0
-    var firstWriteFailure: String?
-    /// Writer lateness against its schedule (p99 and max).
-    var writeLagP99Us = 0.0
-    var writeLagMaxUs = 0.0
-    /// Create response time (p50, p99).
-    var writeResponseP50Us = 0.0
-    var writeResponseP99Us = 0.0
-    /// Successful creates × connections requested.
-    var expected = 0
-    var received = 0
-    /// expected − received.
-    var missed = 0
+    /// The schedule, deliveries expected (successful creates × connections requested) and received, the window
+    /// and the drain.
+    var deliveries = DeliveryWindow()
+    /// The writer's creates or publishes: counts, lateness against its schedule (p99 and max), response time.
+    var writes = WriterOutcome()
     /// Deliveries whose `seq` was not above the last one the connection saw.
     var outOfOrder = 0
     /// Fewest and most deliveries on a connection subscribed at the start.
     var receivedPerConnectionMin = 0
     var receivedPerConnectionMax = 0
-    /// max(seconds, from the first create's schedule to the last delivery).
-    var windowSeconds = 0.0
     /// received / windowSeconds.
     var deliveriesPerSecond = 0.0
-    /// Seconds after the last create's response until the last delivery (or the drain limit).
-    var drainSeconds = 0.0
-    /// Write → event latency, from the create's scheduled send time to the delivery's read.
-    var latencyP50Us = 0.0
-    var latencyP90Us = 0.0
-    var latencyP99Us = 0.0
-    var latencyP999Us = 0.0
-    var latencyMaxUs = 0.0
+    /// Write → event latency, from the create's scheduled send time to the delivery's read (p50 … p99.9, max).
+    var latency = LatencySummary()
 
     // Cost
     /// Server CPU seconds during the measurement (all threads), and per delivery.
@@ -78,10 +59,11 @@ struct FanoutResult: Encodable {
     // Protocol
     var heartbeatsAnswered = 0
     var pingsAnswered = 0
-    /// Errors by kind, over the whole run.
-    var errors: [String: Int] = [:]
-    /// The first error of each kind in full (up to ten kinds).
-    var errorSamples: [String] = []
+    /// Errors by kind over the whole run, the first of each kind (up to ten kinds) in full.
+    var errors = ErrorTally()
+
+    /// The whole result as one flat JSON object: these fields, ``deliveries``, ``writes``, ``latency`` and ``errors``.
+    var jsonObject: MergedJSONObject { MergedJSONObject(parts: [self, deliveries, writes, latency, errors]) }
 
     private enum CodingKeys: String, CodingKey {
         case connectionsRequested = "connections_requested"
@@ -97,36 +79,14 @@ struct FanoutResult: Encodable {
         case probeFanoutMilliseconds = "probe_fanout_ms"
         case probeFrameBytes = "probe_frame_bytes"
         case probeFanoutRoundsMilliseconds = "probe_fanout_rounds_ms"
-        case rate
-        case seconds
-        case writesAttempted = "writes_attempted"
-        case writesSucceeded = "writes_succeeded"
-        case writesFailed = "writes_failed"
-        case firstWriteFailure = "first_write_failure"
-        case writeLagP99Us = "write_lag_p99_us"
-        case writeLagMaxUs = "write_lag_max_us"
-        case writeResponseP50Us = "write_response_p50_us"
-        case writeResponseP99Us = "write_response_p99_us"
-        case expected
-        case received
-        case missed
         case outOfOrder = "out_of_order"
         case receivedPerConnectionMin = "received_per_connection_min"
         case receivedPerConnectionMax = "received_per_connection_max"
-        case windowSeconds = "window_seconds"
         case deliveriesPerSecond = "deliveries_per_s"
-        case drainSeconds = "drain_seconds"
-        case latencyP50Us = "latency_p50_us"
-        case latencyP90Us = "latency_p90_us"
-        case latencyP99Us = "latency_p99_us"
-        case latencyP999Us = "latency_p999_us"
-        case latencyMaxUs = "latency_max_us"
         case serverCPUSeconds = "server_cpu_s"
         case serverCPUUsPerDelivery = "server_cpu_us_per_delivery"
         case clientCPUSeconds = "client_cpu_s"
         case heartbeatsAnswered = "heartbeats_answered"
         case pingsAnswered = "pings_answered"
-        case errors
-        case errorSamples = "error_samples"
     }
 }

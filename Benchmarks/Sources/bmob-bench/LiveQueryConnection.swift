@@ -25,21 +25,11 @@ final class LiveQueryConnection {
         }
     }
 
-    /// Its index among the benchmark's connections, and its selector token.
-    let token: Int
+    /// Its socket and the bytes in and out; its token is its index among the benchmark's connections.
+    let socket: BenchmarkWebSocket
     /// The group its query selects.
     let group: Int
     var state = State.idle
-    /// The socket, or -1.
-    var fd: Int32 = -1
-    /// The upgrade's `Sec-WebSocket-Key`, kept until the response is checked.
-    var key = ""
-    /// Bytes received and not yet used: the HTTP response during setup, a partial frame afterwards.
-    var inbox: [UInt8] = []
-    /// Bytes to send that the socket did not take yet.
-    var outbox: [UInt8] = []
-    /// Whether the selector watches for writability.
-    var watchesWritable = false
     /// When `ModifyQuerySet` went out (monotonic nanoseconds).
     var subscribeSentAt: UInt64 = 0
     /// Measured writes seen in this connection's results so far, so that each counts once.
@@ -51,7 +41,7 @@ final class LiveQueryConnection {
     ///   - token: its index among the benchmark's connections.
     ///   - group: the group its query selects.
     init(token: Int, group: Int) {
-        self.token = token
+        socket = BenchmarkWebSocket(token: token)
         self.group = group
     }
 }

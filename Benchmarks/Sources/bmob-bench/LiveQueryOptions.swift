@@ -17,25 +17,15 @@ struct LiveQueryOptions {
     var queries = 100
     /// Each query's `limit` (its `order` is `-createdAt`, so a new object is always in the result).
     var limit = 10
-    /// Sockets being set up at once (upgrade, `Connect`, `ModifyQuerySet`, first result).
-    var batch = 256
-    /// REST creates per second while measuring latency.
-    var rate = 20.0
-    /// How long the creates go on, in seconds.
-    var seconds = 10.0
-    /// Quiet seconds between the last first result and the measurement.
-    var settle = 2.0
-    /// Seconds to wait after the last create for results still on their way.
-    var drain = 10.0
-    /// Seconds the whole setup may take.
-    var setupTimeout = 180.0
+    /// Sockets set up at once (upgrade, `Connect`, `ModifyQuerySet`, first result), REST creates per second (20)
+    /// while measuring latency and for how long, the settle time before the measurement, the drain for results
+    /// still on their way, the setup timeout, the server (for its CPU time).
+    var load = SubscriberLoadOptions(rate: 20)
     /// Seconds each throughput load (REST creates, mutations) runs; 0 skips them.
     var throughputSeconds = 5.0
     /// Requests in flight in each throughput load: REST keep-alive connections with one request each; mutations
     /// pipelined on one socket, and one each on as many sockets.
     var inFlight = 32
-    /// The server process, for its CPU time; without it that is left out.
-    var serverPID: Int32?
 
     static let usage = """
         usage: bmob-bench live-queries --port P --app-id ID --rest-key KEY [--host H] [--table NAME]
@@ -50,54 +40,30 @@ struct LiveQueryOptions {
     /// - Returns: the options.
     static func parse(_ arguments: [String]) -> LiveQueryOptions {
         var options = LiveQueryOptions()
-        var rest = arguments[...]
-        func value(_ flag: String) -> String {
-            guard let next = rest.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
-            return next
-        }
-        func number(_ flag: String) -> Double {
-            guard let parsed = Double(value(flag)), parsed.isFinite, parsed >= 0 else {
-                fail("\(flag) needs a non-negative number")
-            }
-            return parsed
-        }
-        func count(_ flag: String) -> Int {
-            guard let parsed = Int(value(flag)), parsed > 0 else { fail("\(flag) needs a positive integer") }
-            return parsed
-        }
-        while let flag = rest.popFirst() {
+        var reader = CommandLineArguments(arguments, usage: usage)
+        while let flag = reader.nextFlag() {
             switch flag {
-            case "--host": options.host = value(flag)
-            case "--port":
-                guard let port = UInt16(value(flag)), port > 0 else { fail("--port needs a port number") }
-                options.port = port
-            case "--app-id": options.appId = value(flag)
-            case "--rest-key": options.restKey = value(flag)
-            case "--table": options.table = value(flag)
-            case "--subscribers": options.subscribers = count(flag)
-            case "--queries": options.queries = count(flag)
-            case "--limit": options.limit = count(flag)
-            case "--batch": options.batch = count(flag)
-            case "--rate": options.rate = number(flag)
-            case "--seconds": options.seconds = number(flag)
-            case "--settle": options.settle = number(flag)
-            case "--drain": options.drain = number(flag)
-            case "--setup-timeout": options.setupTimeout = number(flag)
-            case "--throughput-seconds": options.throughputSeconds = number(flag)
-            case "--in-flight": options.inFlight = count(flag)
-            case "--server-pid":
-                guard let pid = Int32(value(flag)), pid > 0 else { fail("--server-pid needs a process id") }
-                options.serverPID = pid
-            default: fail("unknown option \(flag)\n\(usage)")
+            case "--host": options.host = reader.value(flag)
+            case "--port": options.port = reader.port(flag)
+            case "--app-id": options.appId = reader.value(flag)
+            case "--rest-key": options.restKey = reader.value(flag)
+            case "--table": options.table = reader.value(flag)
+            case "--subscribers": options.subscribers = reader.count(flag)
+            case "--queries": options.queries = reader.count(flag)
+            case "--limit": options.limit = reader.count(flag)
+            case "--throughput-seconds": options.throughputSeconds = reader.number(flag)
+            case "--in-flight": options.inFlight = reader.count(flag)
+            default:
+                if !options.load.read(flag, from: &reader) { fail("unknown option \(flag)\n\(usage)") }
             }
         }
         if options.port == 0 { fail("--port is required\n\(usage)") }
         if options.appId.isEmpty || options.restKey.isEmpty { fail("--app-id and --rest-key are required") }
-        if options.rate <= 0 || options.seconds <= 0 { fail("--rate and --seconds must be positive") }
+        if options.load.rate <= 0 || options.load.seconds <= 0 { fail("--rate and --seconds must be positive") }
         if options.queries > options.subscribers { fail("--queries must not exceed --subscribers") }
         // The app id lands in a URL path and the table name in JSON and a path, both unescaped.
         for (flag, text) in [("--app-id", options.appId), ("--table", options.table)]
-        where text.isEmpty || !text.utf8.allSatisfy({ $0 == 0x5F || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) }) {
+        where !CommandLineArguments.isName(text, allowingHyphen: false) {
             fail("\(flag) must be letters, digits and underscores")
         }
         return options

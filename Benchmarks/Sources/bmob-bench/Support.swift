@@ -1,4 +1,4 @@
-// Helpers every subcommand uses: failing with a message, the two clocks, the open-file limit.
+// Helpers every subcommand uses: failing with a message, the two clocks and durations, the open-file limit.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -41,3 +41,9 @@ func raiseDescriptorLimit(needed: Int) {
         fail("the open-file limit (\(limit.rlim_cur)) is below the \(needed) descriptors needed; raise ulimit -n")
     }
 }
+
+/// `seconds` (negative counts as 0) in nanoseconds.
+func nanoseconds(_ seconds: Double) -> UInt64 { UInt64(max(0, seconds) * 1e9) }
+
+/// Seconds on the monotonic clock since `start` (monotonic nanoseconds).
+func seconds(since start: UInt64) -> Double { Double(monotonicNanoseconds() - start) / 1e9 }

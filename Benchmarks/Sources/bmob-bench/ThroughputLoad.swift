@@ -77,7 +77,7 @@ final class ThroughputLoad {
             outcome.firstFailure = firstFailure ?? "no connection opened"
             return outcome
         }
-        let serverBefore = options.serverPID.flatMap(ProcessSample.current(pid:))
+        let serverBefore = options.load.serverPID.flatMap(ProcessSample.current(pid:))
         let start = monotonicNanoseconds()
         end = start + UInt64(seconds * 1e9)
         var descriptors = [pollfd](repeating: pollfd(), count: connections.count)
@@ -100,7 +100,7 @@ final class ThroughputLoad {
                 }
             }
         }
-        let serverAfter = options.serverPID.flatMap(ProcessSample.current(pid:))
+        let serverAfter = options.load.serverPID.flatMap(ProcessSample.current(pid:))
         outcome.completed = completed
         outcome.failed = failed
         outcome.perSecond = Double(completed) / seconds
