@@ -5,16 +5,18 @@ import BmobTesting
 import BmobWire
 import Foundation
 
-/// Starts a test server (its app with the `security` policy, its loops on `loopClock`), runs `body`, and always
-/// stops the server.
+/// Starts a test server (its app with the `security` policy, its loops on `loopClock`, serving `functions`), runs
+/// `body`, and always stops the server.
 func withTestServer(
     clock: ServerClock = .system,
     loopClock: EventLoopClock = .system,
     security: AppSecurity = AppSecurity(),
+    functions: CloudFunctions = CloudFunctions(),
     configure: (inout ServerConfiguration) -> Void = { _ in },
     _ body: (TestServer) async throws -> Void
 ) async throws {
-    let server = try await TestServer.start(clock: clock, loopClock: loopClock, security: security, configure: configure)
+    let server = try await TestServer.start(
+        clock: clock, loopClock: loopClock, functions: functions, security: security, configure: configure)
     do {
         try await body(server)
     } catch {

@@ -49,14 +49,7 @@ struct SyncDoorTests {
     }
 
     private func withServer(_ body: (TestServer) async throws -> Void) async throws {
-        let server = try await TestServer.start(functions: Self.functions)
-        do {
-            try await body(server)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await withTestServer(functions: Self.functions, body)
     }
 
     @Test("a built-in list is live: its first result, then every write from any door, in a chain of transitions")
