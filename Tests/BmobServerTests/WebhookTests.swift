@@ -154,9 +154,9 @@ import FoundationNetworking
             _ = try await withoutBlockingThePool {
                 try registry.update(applicationId: TestServer.applicationId) { $0.webhooks = webhooks }
             }
-            // About 2 s when the machine is idle. Under the full PostgreSQL pass (thirty-odd servers on two cores)
-            // runs have taken 27 s, 77 s and over 130 s: the re-read of the registry is starved there, cause not yet
-            // found (see the issue note), so the deadline only bounds a hang.
+            // About 2 s when the machine is idle, longer under the full PostgreSQL pass (thirty-odd servers on two
+            // cores, each re-read opening a connection); the deadline only bounds a hang. (A re-read that read the
+            // apps before this change and the change marker after it used to take the change as seen, for good.)
             var answer: JSONValue?
             let deadline = ContinuousClock.now + .seconds(240)
             while ContinuousClock.now < deadline {

@@ -86,10 +86,11 @@ package final class AppDirectory: Sendable {
         }
     }
 
-    /// Every app and the registry's change marker, read on the blocking pool; `nil` when the registry cannot be read.
+    /// Every app and the registry's change marker (read together, ``AppRegistry/loadWithChangeMarker()``), on the
+    /// blocking pool; `nil` when the registry cannot be read.
     private func readRegistry() async -> ([App], String?)? {
         let registry = self.registry
-        return try? await pool.run({ _ in (try registry.load(), registry.changeMarker()) })
+        return try? await pool.run({ _ in try registry.loadWithChangeMarker() })
     }
 
     private func openRuntime(_ app: App) async throws -> AppRuntime {

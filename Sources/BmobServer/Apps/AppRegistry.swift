@@ -115,12 +115,7 @@ package struct AppRegistry: Sendable {
             } catch {
                 throw ConfigurationError("cannot read the apps from the database (\(error))")
             }
-            return try documents.map { document throws(ConfigurationError) in
-                guard let json = try? JSONParser.parse(Array(document.utf8)) else {
-                    throw ConfigurationError("the database holds an app that is not valid JSON")
-                }
-                return try App(json: json)
-            }
+            return try Self.apps(documents)
         }
         guard let data = FileManager.default.contents(atPath: registryPath) else { return [] }
         let document: JSONValue
@@ -137,6 +132,34 @@ package struct AppRegistry: Sendable {
             apps.append(try App(json: item))
         }
         return apps
+    }
+
+    /// Every app with the registry's ``changeMarker()``, read so that the marker never names a newer registry than
+    /// the apps read with it (else a change landing between the two reads would be taken as seen, and never
+    /// applied): on PostgreSQL both in one snapshot, from `apps.json` the marker first.
+    ///
+    /// - Throws: ``ConfigurationError`` as ``load()`` does.
+    package func loadWithChangeMarker() throws -> (apps: [App], marker: String?) {
+        guard let appTable else {
+            let marker = changeMarker()
+            return (try load(), marker)
+        }
+        let snapshot: (documents: [String], version: String)
+        do {
+            snapshot = try appTable.snapshot()
+        } catch {
+            throw ConfigurationError("cannot read the apps from the database (\(error))")
+        }
+        return (try Self.apps(snapshot.documents), snapshot.version)
+    }
+
+    private static func apps(_ documents: [String]) throws(ConfigurationError) -> [App] {
+        try documents.map { document throws(ConfigurationError) in
+            guard let json = try? JSONParser.parse(Array(document.utf8)) else {
+                throw ConfigurationError("the database holds an app that is not valid JSON")
+            }
+            return try App(json: json)
+        }
     }
 
     /// Creates an app, generating the keys not given, and saves it.

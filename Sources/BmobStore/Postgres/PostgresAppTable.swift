@@ -64,6 +64,28 @@ package struct PostgresAppTable: Sendable {
         }
     }
 
+    /// Every app's document, oldest first, with the ``version()`` they make, read in one snapshot: a change made
+    /// meanwhile shows in both or in neither.
+    ///
+    /// - Throws: ``StoreError``.
+    package func snapshot() throws -> (documents: [String], version: String) {
+        try withTable { connection in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            let version = try connection.firstRow(
+                #"SELECT count(*), md5(COALESCE(string_agg(document, '' ORDER BY applicationId), '')) FROM "bmob-registry"."apps""#
+            ) {
+                "\($0.int64(0)):\($0.text(1) ?? "")"
+            } ?? "0:"
+            let documents = try connection.rows(
+                #"SELECT document FROM "bmob-registry"."apps" ORDER BY createdAt, applicationId"#
+            ) {
+                $0.text(0) ?? ""
+            }
+            try connection.execute("COMMIT")
+            return (documents, version)
+        }
+    }
+
     /// The deployment's secret called `name`, the same on every node: the first node to ask stores `candidate`,
     /// every node (that one included) gets what is stored.
     ///
