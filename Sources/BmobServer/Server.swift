@@ -20,6 +20,8 @@ import BmobServerCodecs
 package final class Server: Sendable {
     package let context: ServerContext
     private let http: HTTPServer
+    /// The admin port's server (`/metrics`, `/health`), when the `adminPort` setting asks for one.
+    private let admin: HTTPServer?
     private let feeds: RealtimeFeeds
     /// The socket.io door, for server-side events (``SocketIOGateway/publish(_:)``).
     package let socketIO: SocketIOGateway
@@ -41,13 +43,14 @@ package final class Server: Sendable {
     }
 
     private init(
-        context: ServerContext, http: HTTPServer, feeds: RealtimeFeeds, socketIO: SocketIOGateway,
+        context: ServerContext, http: HTTPServer, admin: HTTPServer?, feeds: RealtimeFeeds, socketIO: SocketIOGateway,
         channels: PusherGateway, createdDevelopmentApp: App?, fileUploads: LocalMultipartUploads
     ) {
         self.channels = channels
         self.fileUploads = fileUploads
         self.context = context
         self.http = http
+        self.admin = admin
         self.feeds = feeds
         self.socketIO = socketIO
         self.createdDevelopmentApp = createdDevelopmentApp
@@ -55,6 +58,9 @@ package final class Server: Sendable {
 
     /// The bound address (the real port when port 0 was configured).
     package var localAddress: SocketAddress { http.localAddress }
+
+    /// The admin port's address, when the `adminPort` setting opened one.
+    package var adminAddress: SocketAddress? { admin?.localAddress }
 
     /// Open client connections (HTTP and WebSocket) across all loops.
     package var connectionCount: Int { http.connectionCount }
@@ -138,7 +144,8 @@ package final class Server: Sendable {
             clock: clock, hashing: pool, sessionLifetimeSeconds: Int64(configuration.sessionLifetimeSeconds),
             validators: authValidators ?? .standard(clock: clock), limits: configuration.accountLimits,
             callers: callers)
-        let messaging = providers ?? .standard(configuration: configuration, logger: logger, pool: pool, clock: clock)
+        let messaging = context.metrics.counting(
+            providers ?? .standard(configuration: configuration, logger: logger, pool: pool, clock: clock))
         let email = EmailLinkService(
             clock: clock, provider: messaging.mail, hashing: pool, logger: logger, limits: configuration.accountLimits)
         let localFiles = LocalFileStorage(root: configuration.dataDirectory + "/files", pool: pool)
@@ -169,6 +176,7 @@ package final class Server: Sendable {
 
         var router = BmobRouter()
         SystemRoutes.register(in: &router)
+        MetricsRoutes.register(in: &router)
         TimestampRoutes.register(in: &router, runner: runner)
         ObjectRoutes.register(in: &router, runner: runner)
         BatchRoutes.register(in: &router, runner: runner)
@@ -236,8 +244,25 @@ package final class Server: Sendable {
             pool.shutdown()
             throw error
         }
+        context.metrics.attach(.init(http: http, apps: apps, feeds: feeds))
+        var admin: HTTPServer?
+        if let adminPort = configuration.adminPort {
+            do {
+                admin = try await HTTPServer.start(
+                    configuration: HTTPServerConfiguration(
+                        host: configuration.adminHost, port: adminPort, loopCount: 1, maxConnections: 64,
+                        maxConnectionsPerAddress: 64, clock: loopClock),
+                    responder: AdminResponder(metrics: context.metrics))
+            } catch {
+                await http.shutdown()
+                await channels.stop()
+                await apps.close()
+                pool.shutdown()
+                throw error
+            }
+        }
         let server = Server(
-            context: context, http: http, feeds: feeds, socketIO: socketIO, channels: channels,
+            context: context, http: http, admin: admin, feeds: feeds, socketIO: socketIO, channels: channels,
             createdDevelopmentApp: createdApp, fileUploads: uploads)
         context.setListeningURL(server.baseURL)
         return server
@@ -259,6 +284,7 @@ package final class Server: Sendable {
             group.addTask {
                 await self.stopRequested()
                 await self.http.shutdown()
+                await self.admin?.shutdown()
                 await self.channels.stop()
                 self.feeds.shutdown()
             }
@@ -274,6 +300,7 @@ package final class Server: Sendable {
             return await closed()
         }
         await http.shutdown()
+        await admin?.shutdown()
         await channels.stop()
         feeds.shutdown()
         await closeResources()

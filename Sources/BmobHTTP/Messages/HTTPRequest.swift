@@ -11,6 +11,9 @@ package struct HTTPRequest: Sendable {
     package var bodyStream: HTTPRequestBodyStream?
     /// The peer's address, when known.
     package var remoteAddress: SocketAddress?
+    /// When the server had the request (its head, and its body unless streamed), in nanoseconds of the
+    /// monotonic clock (``Posix/monotonicNanoseconds()``); 0 for a request made outside a server.
+    package var receivedAt: UInt64 = 0
 
     /// A request with `head`, its whole `body` or its `bodyStream`, from `remoteAddress`.
     package init(

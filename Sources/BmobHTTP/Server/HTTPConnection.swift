@@ -158,6 +158,7 @@ final class HTTPConnection: ChannelHandler, ConnectionTimerOwner {
     // MARK: - Responding
 
     private func dispatch(_ request: consuming HTTPRequest) {
+        request.receivedAt = Posix.monotonicNanoseconds()
         state.requestStarted()
         if let waiter {
             self.waiter = nil

@@ -28,6 +28,9 @@ package final class HTTPServer: Sendable {
         private let peakStreamedBuffer = Atomic<Int>(0)
         /// How often a streamed request body paused reading (see ``HTTPServer/streamedBodyPauses``).
         private let streamedPauses = Atomic<Int>(0)
+        /// WebSocket messages queued for clients, and WebSockets closed because their client read too slowly.
+        let webSocketMessagesSent = Atomic<Int>(0)
+        let webSocketSlowClientCloses = Atomic<Int>(0)
         /// Open connections per client, across all loops; a client's entry goes when its count is zero.
         private let connectionsByClient = LockedValue(BoundedCounts<ClientAddress>())
 
@@ -183,6 +186,12 @@ package final class HTTPServer: Sendable {
     /// How many times a streamed request body paused reading because its handler was behind; for tests of the
     /// backpressure.
     package var streamedBodyPauses: Int { shared.streamedBodyPauses }
+
+    /// WebSocket messages queued for clients so far (realtime deliveries of every door).
+    package var webSocketMessagesSent: Int { shared.webSocketMessagesSent.load(ordering: .relaxed) }
+
+    /// WebSockets closed (1008) because their client left too much output unread (realtime drops).
+    package var webSocketSlowClientCloses: Int { shared.webSocketSlowClientCloses.load(ordering: .relaxed) }
 
     /// Serves until the calling task is cancelled or ``shutdown()`` is called, then shuts down gracefully.
     package func run() async {

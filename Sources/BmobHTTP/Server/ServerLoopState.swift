@@ -1,6 +1,7 @@
 import BmobIO
 import BmobWire
 import BmobServerCodecs
+import Synchronization
 
 /// What an ``HTTPServer`` keeps on each of its loops: listener, connections, counters. Loop-confined.
 final class ServerLoopState {
@@ -20,6 +21,16 @@ final class ServerLoopState {
     /// Reused response buffer; see ``takeScratchBuffer()``.
     private var scratch: [UInt8] = []
     private let shared: HTTPServer.Shared
+
+    /// Counts a message queued on a WebSocket of this server.
+    func countWebSocketMessage() {
+        shared.webSocketMessagesSent.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// Counts a WebSocket closed because its client read too slowly.
+    func countSlowWebSocketClient() {
+        shared.webSocketSlowClientCloses.wrappingAdd(1, ordering: .relaxed)
+    }
 
     init(loop: EventLoop, shared: HTTPServer.Shared) {
         self.loop = loop

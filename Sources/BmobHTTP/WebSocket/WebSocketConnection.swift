@@ -78,10 +78,12 @@ package final class WebSocketConnection: ChannelHandler, ConnectionTimerOwner {
     package func send(encodedFrame bytes: [UInt8]) -> Bool {
         guard isOpen else { return false }
         guard channel.pendingWriteBytes + bytes.count <= configuration.maximumQueuedBytes else {
+            state.countSlowWebSocketClient()
             close(code: .policyViolation, reason: "client reads too slowly")
             return false
         }
         channel.write(bytes)
+        state.countWebSocketMessage()
         return true
     }
 

@@ -4,8 +4,12 @@
 /// (`0..<threadCount`) passed to the work, so a caller can keep per-thread state such as a database
 /// connection (see `BmobStore`). A pool of one thread is a serial worker.
 package final class ThreadPool: @unchecked Sendable {
-    // Invariant: `queue`, `stopping` and `threads` are only touched inside `condition.withLock`.
+    // Invariant: `queue`, `stopping`, `threads`, `idleThreads` and `counts` are only touched inside
+    // `condition.withLock`.
     private let condition = ConditionLock()
+    /// Threads waiting for work.
+    private var idleThreads = 0
+    private var counts = ThreadPoolStatistics()
     private var queue: [(Int) -> Void] = []
     private var queueHead = 0
     private var stopping = false
@@ -36,9 +40,17 @@ package final class ThreadPool: @unchecked Sendable {
     package func submit(_ work: @escaping @Sendable (Int) -> Void) {
         condition.withLock {
             precondition(!stopping, "work submitted to a thread pool that was shut down")
+            counts.submitted += 1
+            // Work already queued takes the idle threads first.
+            if idleThreads <= queue.count - queueHead { counts.waited += 1 }
             queue.append(work)
             condition.signal()
         }
+    }
+
+    /// How much work was submitted, and how much found every thread busy.
+    package var statistics: ThreadPoolStatistics {
+        condition.withLock { counts }
     }
 
     /// Runs `body` on a pool thread and returns its result to the calling task.
@@ -67,9 +79,11 @@ package final class ThreadPool: @unchecked Sendable {
     private func workerLoop(index: Int) {
         while true {
             let work: ((Int) -> Void)? = condition.withLock {
+                idleThreads += 1
                 while queueHead == queue.count, !stopping {
                     condition.wait()
                 }
+                idleThreads -= 1
                 guard queueHead < queue.count else { return nil }
                 let item = queue[queueHead]
                 queueHead += 1

@@ -108,6 +108,11 @@ package final class AppDirectory: Sendable {
             .sorted { ($0.createdAt, $0.applicationId) < ($1.createdAt, $1.applicationId) }
     }
 
+    /// Every app whose database is open, by id; never waits.
+    package var openRuntimes: [AppRuntime] {
+        lock.withLock { runtimes.values.sorted { $0.app.applicationId < $1.app.applicationId } }
+    }
+
     /// The app with this id when its database is already open; never waits (for callers on an event loop).
     package func openedRuntime(id: String) -> AppRuntime? {
         checkSettingsSoon()

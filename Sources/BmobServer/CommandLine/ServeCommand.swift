@@ -30,7 +30,8 @@ package enum ServeCommand {
         let allowed = Set(ServerConfiguration.settings.map(\.flag) + ["--config"])
         let flags = try CommandLineArguments(arguments, allowed: allowed)
         let configuration = try ConfigurationLoader.load(flags: flags.values, environment: ProcessInfo.processInfo.environment)
-        let logger = Logger(label: "bmob", level: configuration.logLevel)
+        let logger = Logger(
+            label: "bmob", level: configuration.logLevel, handler: StandardErrorLogHandler(format: configuration.logFormat))
 
         // Watch signals before anything else: one that arrives while starting must still stop us.
         let (stops, stopper) = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -48,6 +49,9 @@ package enum ServeCommand {
                 """)
         }
         print("listening on \(server.baseURL)")
+        if let admin = server.adminAddress {
+            print("metrics on http://\(admin)/metrics")
+        }
         fflush(nil)  // scripts wait for this line on a pipe
 
         await withTaskGroup(of: Void.self) { group in
@@ -59,6 +63,7 @@ package enum ServeCommand {
             group.cancelAll()
         }
         logger.notice("stopped")
+        StandardErrorBuffer.shared.flush()
         return 0
     }
 }

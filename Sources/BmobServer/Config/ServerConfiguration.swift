@@ -27,6 +27,16 @@ package struct ServerConfiguration: Sendable, Equatable {
     package var idleTimeoutSeconds = 60.0
     package var shutdownGraceSeconds = 10.0
     package var logLevel = LogLevel.info
+    /// How log lines look: text (default) or JSON lines.
+    package var logFormat = LogFormat.text
+    /// Whether every answered request gets an access-log line (on by default).
+    package var accessLog = true
+    /// The bearer token `GET /metrics` requires on the main port; `nil` leaves the endpoint off there.
+    package var metricsToken: String?
+    /// A second port serving only `/metrics` and `/health`, without a token, on ``adminHost``; `nil`: none.
+    package var adminPort: Int?
+    /// The address of the admin port (default 127.0.0.1: only this machine can scrape it).
+    package var adminHost = "127.0.0.1"
     /// The database engine of the apps' data and its settings (the `database` setting): SQLite files in the data
     /// folder by default, whose durability the `sqliteSynchronous` setting chooses (`normal` survives a process
     /// crash, `full` also a power loss, with slower commits); or one PostgreSQL database for several server nodes
@@ -153,6 +163,31 @@ package struct ServerConfiguration: Sendable, Equatable {
         Setting(key: "logLevel", environment: "BMOB_LOG_LEVEL", flag: "--log-level", help: "trace, debug, info, notice, warning, error (default info)") { config, value throws(ConfigurationError) in
             guard let level = LogLevel(name: value) else { throw ConfigurationError("logLevel: unknown level '\(value)'") }
             config.logLevel = level
+        },
+        Setting(key: "logFormat", environment: "BMOB_LOG_FORMAT", flag: "--log-format", help: "text or json (one JSON object per line; default text)") { config, value throws(ConfigurationError) in
+            guard let format = LogFormat(rawValue: value.lowercased()) else {
+                throw ConfigurationError("logFormat: expected text or json, got '\(value)'")
+            }
+            config.logFormat = format
+        },
+        Setting(key: "accessLog", environment: "BMOB_ACCESS_LOG", flag: "--access-log", help: "on or off: a log line per request (default on)") { config, value throws(ConfigurationError) in
+            switch value.lowercased() {
+            case "on", "true", "1", "yes": config.accessLog = true
+            case "off", "false", "0", "no": config.accessLog = false
+            default: throw ConfigurationError("accessLog: expected on or off, got '\(value)'")
+            }
+        },
+        Setting(key: "metricsToken", environment: "BMOB_METRICS_TOKEN", flag: "--metrics-token", help: "bearer token for GET /metrics on the main port (default: /metrics off there)") { config, value throws(ConfigurationError) in
+            guard value.utf8.count >= 16, value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw ConfigurationError("metricsToken: use at least 16 printable characters without spaces")
+            }
+            config.metricsToken = value
+        },
+        Setting(key: "adminPort", environment: "BMOB_ADMIN_PORT", flag: "--admin-port", help: "a second port serving /metrics and /health without a token (default: none)") { config, value throws(ConfigurationError) in
+            config.adminPort = try integer(value, key: "adminPort", range: 0...65535)
+        },
+        Setting(key: "adminHost", environment: "BMOB_ADMIN_HOST", flag: "--admin-host", help: "address of the admin port (default 127.0.0.1)") { config, value throws(ConfigurationError) in
+            config.adminHost = value
         },
         Setting(key: "database", environment: "BMOB_DATABASE", flag: "--database", help: "sqlite (default: a file per app in the data folder) or a postgres:// URL for several nodes") { config, value throws(ConfigurationError) in
             if value == "sqlite" {
@@ -372,7 +407,9 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.maxBodyBytes == rhs.maxBodyBytes && lhs.maxHeaderBytes == rhs.maxHeaderBytes
             && lhs.headerTimeoutSeconds == rhs.headerTimeoutSeconds && lhs.bodyTimeoutSeconds == rhs.bodyTimeoutSeconds
             && lhs.idleTimeoutSeconds == rhs.idleTimeoutSeconds && lhs.shutdownGraceSeconds == rhs.shutdownGraceSeconds
-            && lhs.logLevel == rhs.logLevel && lhs.storage == rhs.storage && lhs.databaseListenURL == rhs.databaseListenURL
+            && lhs.logLevel == rhs.logLevel && lhs.logFormat == rhs.logFormat && lhs.accessLog == rhs.accessLog
+            && lhs.metricsToken == rhs.metricsToken && lhs.adminPort == rhs.adminPort && lhs.adminHost == rhs.adminHost
+            && lhs.storage == rhs.storage && lhs.databaseListenURL == rhs.databaseListenURL
             && lhs.smtpHost == rhs.smtpHost && lhs.smtpPort == rhs.smtpPort && lhs.smtpUser == rhs.smtpUser
             && lhs.smtpPassword == rhs.smtpPassword && lhs.mailFrom == rhs.mailFrom
             && lhs.sessionLifetimeSeconds == rhs.sessionLifetimeSeconds

@@ -8,6 +8,12 @@ package final class ServerContext: Sendable {
     package let logger: Logger
     /// Threads for blocking work (file reads, password hashing) so it never runs on an event loop.
     package let blockingPool: ThreadPool
+    /// What `/metrics` shows.
+    package let metrics = ServerMetrics()
+    /// Where each answered request is written, unless the `accessLog` setting is off.
+    package let accessLog: AccessLog?
+    /// Ids for requests that bring no `X-Request-Id` of their own.
+    package let requestIds = RequestIdGenerator()
     private let lock = Lock()
     // Invariant: `listeningURL` is read and written only under `lock`.
     private nonisolated(unsafe) var listeningURL: String?
@@ -23,6 +29,7 @@ package final class ServerContext: Sendable {
         self.clock = clock
         self.logger = logger
         self.blockingPool = blockingPool
+        self.accessLog = configuration.accessLog ? AccessLog(format: configuration.logFormat, handler: logger.handler) : nil
     }
 
     /// The base URL clients are told to use (`/8/init`): the `publicURL` setting, else `http://host:port` of

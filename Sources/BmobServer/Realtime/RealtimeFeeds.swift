@@ -38,6 +38,12 @@ package final class RealtimeFeeds: Sendable {
         return feed
     }
 
+    /// Each app's journal lag (``RealtimeJournalFeed/lag``), for feeds some door listens through.
+    package var journalLags: [(applicationId: String, lag: Int64)] {
+        let feeds = state.withLock { $0.feeds }
+        return feeds.compactMap { id, feed in feed.lag.map { (id, $0) } }.sorted { $0.applicationId < $1.applicationId }
+    }
+
     /// The app's feed if ``feed(for:)`` made one; never makes one (for interest that ends).
     package func existingFeed(appId: String) -> RealtimeJournalFeed? {
         state.withLock { $0.feeds[appId] }

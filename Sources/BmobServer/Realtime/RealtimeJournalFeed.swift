@@ -1,5 +1,6 @@
 import BmobIO
 import BmobStore
+import Synchronization
 
 /// One app's journal as realtime changes: after each commit it reads the new journal entries and yields them,
 /// as neutral ``RealtimeChange``s, to the consumers (doors) that have interest in the app.
@@ -38,6 +39,15 @@ package final class RealtimeJournalFeed: Sendable {
     private let state = LockedValue(State())
     /// Journal entries read per query.
     private static let batchSize = 256
+    /// The `seq` through which the journal has been read and handed on, for the lag in `/metrics`.
+    private let readThrough = Atomic<Int64>(0)
+
+    /// Committed journal entries this feed has not yet read and handed to its consumers; `nil` when no door has
+    /// interest in the app (the feed then reads nothing).
+    package var lag: Int64? {
+        guard state.withLock({ !$0.interests.isEmpty }) else { return nil }
+        return max(0, runtime.store.committedJournalSeq - readThrough.load(ordering: .relaxed))
+    }
 
     /// A feed of `runtime`'s journal; it reads once ``run()`` runs.
     init(runtime: AppRuntime, logger: Logger) {
@@ -137,12 +147,14 @@ package final class RealtimeJournalFeed: Sendable {
                 continue
             }
             cursor = max(cursor, lowest)
+            readThrough.store(cursor, ordering: .relaxed)
             do {
                 while true {
                     let entries = try await runtime.store.journal(after: cursor, limit: Self.batchSize)
                     guard let last = entries.last else { break }
                     cursor = last.seq
                     await yield(entries)
+                    readThrough.store(cursor, ordering: .relaxed)
                     if entries.count < Self.batchSize || state.withLock({ $0.stopped }) { break }
                 }
                 retryPause = nil

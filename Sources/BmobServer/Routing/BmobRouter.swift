@@ -50,6 +50,9 @@ package struct BmobRouter: Sendable {
                 context = try await AppAuthenticator.authenticate(request.http, apps: apps)
             }
             context.trace = request.trace
+            request.trace.noteApp(
+                context.app.applicationId,
+                callerKind: context.isMaster ? "master" : context.sessionToken == nil ? "key" : "session")
             return try await handler(request, context)
         }
     }

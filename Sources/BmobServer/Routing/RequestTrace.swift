@@ -2,52 +2,57 @@ package import BmobHTTP
 import BmobWire
 import Synchronization
 
-/// Who to blame in the log for a request the server failed: its request id and route.
+/// A request's id and route, and who it was for: what the access log writes, and who to blame in the log for a
+/// request the server failed.
 ///
 /// The REST door (``BmobResponder``) makes one per request and hands it to the handler in ``BmobRequest/trace``;
 /// routes that need an app pass it on in ``AppContext/trace``. Whatever answers a 5xx (the responder itself,
 /// the native door's envelope, a failed batch element) calls ``report(_:route:)``: one error-level log line
 /// with the request id, the route and the fault's safe description, and the client's message gains
-/// `(request <id>)`; the responder then adds an `X-Request-Id` header to the response. The id is the request's
-/// own `X-Request-Id` when that is a sane token (``isSaneRequestId(_:)``), else a random one made the first
-/// time it is needed.
+/// `(request <id>)`. Every response carries the id in `X-Request-Id`: the request's own `X-Request-Id` when that is
+/// a sane token (``isSaneRequestId(_:)``), else one from the server's ``RequestIdGenerator``.
 ///
-/// Passed explicitly rather than bound as a task-local value, and lazy in everything but its allocation: most
-/// requests never fail, and a task-local binding and the route text would cost every one of them.
-package final class RequestTrace: Sendable {
+/// Passed explicitly rather than bound as a task-local value: a task-local binding would cost every request.
+package final class RequestTrace: @unchecked Sendable {
+    // Invariant: `applicationId` and `callerKind` are written only by the task running the route's handler
+    // (``noteApp(_:callerKind:)``, before the handler's work starts) and read by the responder after it awaited that
+    // handler, so the await orders the write before the read; everything else is immutable or atomic.
     private let method: HTTPMethod
     private let pattern: String
-    private let headers: HTTPHeaders
     private let server: ServerContext
-    /// The made-up request id once needed (0 until then), and whether a 5xx was reported. Atomics live inside
-    /// the trace, so a request costs one allocation for it.
-    private let generatedId = Atomic<UInt64>(0)
+    /// The request id (the client's when sane, else a generated one).
+    package let requestId: String
     private let reported = Atomic<Bool>(false)
+    private var applicationId: String?
+    private var callerKind = "none"
 
     /// A trace for `request`, served by the route `pattern`, logging to the server's logger.
     package init(_ request: HTTPRequest, pattern: String, server: ServerContext) {
         self.method = request.method
         self.pattern = pattern
-        self.headers = request.headers
         self.server = server
+        if let supplied = request.headers["X-Request-Id"], Self.isSaneRequestId(supplied) {
+            requestId = supplied
+        } else {
+            requestId = server.requestIds.next()
+        }
     }
 
     /// `METHOD pattern` of the route (`GET /1/classes/:className`), free of client data.
     package var route: String { "\(method) \(pattern)" }
 
-    /// The request id: the client's `X-Request-Id` when sane, else one made up once for this request.
-    package var requestId: String {
-        if let supplied = headers["X-Request-Id"], Self.isSaneRequestId(supplied) { return supplied }
-        var id = generatedId.load(ordering: .relaxed)
-        if id == 0 {
-            // Two reports of one request racing here agree on whichever id was stored first.
-            let made = UInt64.random(in: 1 ... .max)
-            let (stored, original) = generatedId.compareExchange(expected: 0, desired: made, ordering: .relaxed)
-            id = stored ? made : original
-        }
-        let digits = String(id, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    /// Records the app whose keys the request passed and how its caller identified itself (`master`, `session`,
+    /// `key`), for the access log. Call from the handler's task, before its work.
+    package func noteApp(_ id: String, callerKind: String) {
+        applicationId = id
+        self.callerKind = callerKind
     }
+
+    /// The app the request was for, once its keys were checked.
+    package var app: String? { applicationId }
+
+    /// How the caller identified itself; `none` for requests without an app.
+    package var caller: String { callerKind }
 
     /// Whether a 5xx was reported for this request, so its response carries `X-Request-Id`.
     package var hasReported: Bool {

@@ -35,6 +35,8 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
         threads.submit({ slot in try self.perform(slot, ticket: ticket, body) }, completion: completion)
     }
 
+    var statistics: ThreadPoolStatistics { threads.statistics }
+
     func shutdown() {
         threads.shutdown(discard)
     }

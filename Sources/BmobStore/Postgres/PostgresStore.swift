@@ -1,4 +1,4 @@
-import BmobIO
+package import BmobIO
 import BmobWire
 
 /// The ``Store`` for several server nodes: one PostgreSQL database, a schema per app (``PostgresSchemaName``).
@@ -92,6 +92,11 @@ package final class PostgresStore: Store {
     /// The writer's counters so far.
     package var statistics: StoreWriterStatistics {
         engine.writer.currentStatistics
+    }
+
+    /// The reader pool's counters so far.
+    package var readerStatistics: ThreadPoolStatistics {
+        engine.readers.statistics
     }
 
     /// Stops the journal listener, finishes queued writes and in-flight reads, and closes every connection.

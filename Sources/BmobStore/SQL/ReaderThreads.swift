@@ -26,6 +26,9 @@ final class ReaderThreads<Slot: AnyObject>: @unchecked Sendable {
         }
     }
 
+    /// Reads submitted, and those that waited for a busy thread.
+    var statistics: ThreadPoolStatistics { pool.statistics }
+
     /// Waits for queued work, stops the threads, then hands each slot to `close`. Blocks.
     func shutdown(_ close: (Slot) -> Void) {
         pool.shutdown()

@@ -1,3 +1,5 @@
+import BmobIO
+
 /// A pool of reader threads of one engine, each with its own connection: where ``SQLStoreEngine`` sends reads.
 protocol SQLReaderPool: Sendable {
     associatedtype Connection: SQLStoreConnection
@@ -8,6 +10,9 @@ protocol SQLReaderPool: Sendable {
         _ body: @escaping @Sendable (SQLReadTransaction<Connection>) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     )
+
+    /// Reads submitted, and those that found every reader busy.
+    var statistics: ThreadPoolStatistics { get }
 
     /// Waits for queued reads, stops the threads and closes the connections. Blocks: call it on the writer
     /// thread (``SQLStoreEngine/close()`` does).

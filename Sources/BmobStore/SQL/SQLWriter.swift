@@ -289,6 +289,7 @@ final class SQLWriter<Connection: SQLStoreConnection>: @unchecked Sendable {
         registry.publish(catalog, asOf: max(journalHead, commits.head))
         lock.withLock {
             statistics.transactions += 1
+            statistics.recordGroup(size: succeeded.count)
             statistics.committedWrites += succeeded.count
             statistics.failedWrites += failedCount
         }

@@ -26,6 +26,8 @@ final class SQLiteReaderPool: SQLReaderPool, @unchecked Sendable {
         threads.submit({ slot in try self.perform(slot, ticket: ticket, body) }, completion: completion)
     }
 
+    var statistics: ThreadPoolStatistics { threads.statistics }
+
     /// Waits for queued reads, stops the threads and closes the connections. Blocks: call it on the writer
     /// thread (``SQLiteStore/close()`` does).
     func shutdown() {

@@ -1,4 +1,4 @@
-import BmobIO
+package import BmobIO
 package import BmobWire
 
 /// The embedded ``Store``: one SQLite file per app, in WAL mode.
@@ -118,6 +118,11 @@ package final class SQLiteStore: Store {
     /// The writer's counters so far.
     package var statistics: StoreWriterStatistics {
         engine.writer.currentStatistics
+    }
+
+    /// The reader pool's counters so far.
+    package var readerStatistics: ThreadPoolStatistics {
+        engine.readers.statistics
     }
 
     /// Finishes queued writes and in-flight reads, then, on the writer thread, closes the readers,

@@ -1,3 +1,5 @@
+package import BmobIO
+
 /// A Bmob app's database: objects by class, the schema registry and the journal, with account and verification
 /// records beside them.
 ///
@@ -38,6 +40,12 @@
 /// ### Lifecycle
 /// - ``close()``
 package protocol Store: Sendable {
+    /// The writer's counters so far (queue, group commits), for metrics.
+    var statistics: StoreWriterStatistics { get }
+
+    /// The reader pool's counters so far (reads, and reads that waited for a busy reader), for metrics.
+    var readerStatistics: ThreadPoolStatistics { get }
+
     /// Runs `body` in one write transaction and returns once it has committed.
     ///
     /// The data changes and the journal rows of `body` commit together or not at all. When `body` throws,

@@ -13,5 +13,18 @@ package struct StoreWriterStatistics: Sendable, Equatable {
     /// their other writes ran again.
     package var rerunGroups = 0
 
+    /// Committed transactions by how many writes they held: index `i` counts groups of at most
+    /// ``groupSizeBounds``[i] writes (and more than the previous bound); the last index, larger groups.
+    package var groupSizes = [Int](repeating: 0, count: StoreWriterStatistics.groupSizeBounds.count + 1)
+
+    /// Upper bounds of ``groupSizes``' buckets.
+    package static let groupSizeBounds = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
+
     package init() {}
+
+    /// Counts a committed transaction of `size` writes.
+    package mutating func recordGroup(size: Int) {
+        let index = Self.groupSizeBounds.firstIndex { size <= $0 } ?? Self.groupSizeBounds.count
+        groupSizes[index] += 1
+    }
 }

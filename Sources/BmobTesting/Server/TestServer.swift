@@ -84,6 +84,8 @@ package final class TestServer: Sendable {
         // On PostgreSQL, a database of its own, unless `configure` chose the storage itself.
         let unset = StorageConfiguration.postgres(url: "")
         if TestPostgres.isSelected { configuration.storage = unset }
+        // A line per request would flood the test run's output; the access log's own tests turn it on.
+        configuration.accessLog = false
         configure(&configuration)
         if configuration.storage == unset {
             configuration.storage = .postgres(url: try await withoutBlockingThePool { try postgresDatabase(for: directory) })

@@ -73,6 +73,8 @@ package enum NativeRoutes {
                 runtime: runtime, isMaster: false, sessionToken: native.sessionToken, frontDoor: .native,
                 clientAddress: request.http.remoteAddress)
             context.trace = request.trace
+            request.trace.noteApp(
+                runtime.app.applicationId, callerKind: native.sessionToken == nil ? "key" : "session")
             guard let operation = try native.call.operation() else {
                 return sealed(plaintext: NativeEnvelope.successPlaintext(data: initialize(request.server, files: runner.files).jsonBytes), key: key)
             }
