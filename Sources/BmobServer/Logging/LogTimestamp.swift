@@ -1,55 +1,36 @@
-/// Renders milliseconds since 1970 as an RFC 3339 UTC time with milliseconds (`2026-12-03T04:05:06.789Z`),
+import BmobWire
+
+/// Renders milliseconds since 1970 as an RFC 3339 UTC time with milliseconds (`2026-12-03T04:05:06.789Z`), as bytes,
 /// without Foundation's formatters: the access log writes one per request.
 package enum LogTimestamp {
+    /// The most bytes ``put(_:into:)`` writes.
+    static let maximumLength = 32
+
     package static func format(milliseconds: Int64) -> String {
-        let millisecondsPerDay: Int64 = 86_400_000
-        var days = milliseconds / millisecondsPerDay
-        var rest = milliseconds % millisecondsPerDay
-        if rest < 0 {
-            rest += millisecondsPerDay
-            days -= 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumLength) { buffer in
+            var cursor = ByteCursor(buffer)
+            put(milliseconds, into: &cursor)
+            return String(decoding: cursor.written, as: UTF8.self)
         }
-        let (year, month, day) = civilDate(daysSince1970: days)
-        let millisecond = rest % 1000
-        let second = (rest / 1000) % 60
-        let minute = (rest / 60_000) % 60
-        let hour = rest / 3_600_000
-        var text = ""
-        text.reserveCapacity(24)
-        append(year, width: 4, to: &text)
-        text += "-"
-        append(month, width: 2, to: &text)
-        text += "-"
-        append(day, width: 2, to: &text)
-        text += "T"
-        append(hour, width: 2, to: &text)
-        text += ":"
-        append(minute, width: 2, to: &text)
-        text += ":"
-        append(second, width: 2, to: &text)
-        text += "."
-        append(millisecond, width: 3, to: &text)
-        text += "Z"
-        return text
     }
 
-    /// The proleptic Gregorian date of a day count from 1970-01-01, by 400-year eras of 146,097 days.
-    static func civilDate(daysSince1970 days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468  // days from 0000-03-01, so that leap days end each era's years
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153  // 0 = March
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
-    }
-
-    private static func append(_ value: Int64, width: Int, to text: inout String) {
-        let digits = String(value)
-        if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
-        text += digits
+    static func put(_ milliseconds: Int64, into cursor: inout ByteCursor) {
+        let (year, month, day) = BmobDateFormat.civilDate(millisecondsSince1970: milliseconds)
+        let millisecondsPerDay: Int64 = 86_400_000
+        let rest = UInt64((milliseconds % millisecondsPerDay + millisecondsPerDay) % millisecondsPerDay)
+        cursor.putDecimal(UInt64(max(0, year)), width: 4)
+        cursor.put(UInt8(ascii: "-"))
+        cursor.putDecimal(UInt64(month), width: 2)
+        cursor.put(UInt8(ascii: "-"))
+        cursor.putDecimal(UInt64(day), width: 2)
+        cursor.put(UInt8(ascii: "T"))
+        cursor.putDecimal(rest / 3_600_000, width: 2)
+        cursor.put(UInt8(ascii: ":"))
+        cursor.putDecimal((rest / 60_000) % 60, width: 2)
+        cursor.put(UInt8(ascii: ":"))
+        cursor.putDecimal((rest / 1000) % 60, width: 2)
+        cursor.put(UInt8(ascii: "."))
+        cursor.putDecimal(rest % 1000, width: 3)
+        cursor.put(UInt8(ascii: "Z"))
     }
 }

@@ -25,11 +25,16 @@ package final class StandardErrorBuffer: @unchecked Sendable {
 
     private init() {}
 
-    /// Queues `line` (its newline included).
+    /// Queues `line` (a newline is added).
     package func append(_ line: String) {
-        var line = line
+        appendLine { $0.append(contentsOf: line.utf8) }
+    }
+
+    /// Queues the line `write` appends to the buffer; the newline is added here.
+    package func appendLine(_ write: (inout [UInt8]) -> Void) {
         lock.withLock {
-            line.withUTF8 { pending.append(contentsOf: $0) }
+            write(&pending)
+            pending.append(UInt8(ascii: "\n"))
             if pending.count >= Self.threshold { writePending() }
             if !flusherStarted {
                 flusherStarted = true

@@ -43,6 +43,6 @@ package struct StandardErrorLogHandler: LogHandler {
     }
 
     package func writeAccessLine(_ line: String) {
-        StandardErrorBuffer.shared.append(line + "\n")
+        StandardErrorBuffer.shared.append(line)
     }
 }
