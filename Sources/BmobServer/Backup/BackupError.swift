@@ -1,0 +1,9 @@
+/// Why a backup or a restore stopped: one sentence naming the file or the archive entry at fault.
+package struct BackupError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong, for the operator.
+    package let description: String
+
+    package init(_ description: String) {
+        self.description = description
+    }
+}
