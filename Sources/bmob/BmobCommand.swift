@@ -18,6 +18,8 @@ enum BmobCommand {
           migrate      copy an SQLite data folder into PostgreSQL (see 'bmob migrate --help')
           backup       write a running server's data folder into one archive (see 'bmob backup --help')
           restore      recreate a data folder from a backup archive (see 'bmob restore --help')
+          export       write an app's data as JSON files (see 'bmob export --help')
+          import       read exported JSON (bmob, Parse, Bmob console) into an app (see 'bmob import --help')
           help         show this text
 
         """
@@ -49,6 +51,10 @@ enum BmobCommand {
             return try Backup.run(arguments.dropFirst())
         case "restore":
             return try Restore.run(arguments.dropFirst())
+        case "export":
+            return try await Export.run(arguments.dropFirst())
+        case "import":
+            return try await Import.run(arguments.dropFirst())
         case "help", "--help", "-h", nil:
             print(usage, terminator: "")
             return arguments.isEmpty ? 2 : 0
