@@ -4,6 +4,12 @@ import BmobStore
 import BmobWire
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `bmob restore`: recreates a data folder from a ``DataFolderBackup`` archive.
 ///
 /// Everything is written to a staging folder beside the target and checked there — every entry's name against
@@ -168,6 +174,8 @@ package struct DataFolderRestore: Sendable {
             throw BackupError("cannot create \(path): \(error)")
         }
         defer { Posix.close(fd) }
+        // The registry and the secrets hold keys: owner only, as the server writes them.
+        if header.name == BackupArchiveLayout.registry || header.name == BackupArchiveLayout.secrets { fchmod(fd, 0o600) }
         var hasher = SHA256Hasher()
         try reader.readContent(of: header) { (piece) throws(BackupError) in
             hasher.update(piece)

@@ -23,13 +23,15 @@ final class TarArchiveWriter {
     private(set) var bytesWritten = 0
     private var closed = false
 
-    /// Creates the archive file `path`, which must not exist.
+    /// Creates the archive file `path`, which must not exist, readable by its owner only: it holds the apps'
+    /// keys, the shared secrets and every user's password hash.
     init(creating path: String) throws(BackupError) {
         do {
             fd = try Posix.createForWriting(path)
         } catch {
             throw BackupError("cannot create \(path): \(error)")
         }
+        fchmod(fd, 0o600)
         self.path = path
     }
 

@@ -100,7 +100,10 @@ package struct AppExport: Sendable {
     }
 
     private static func writeJSON(_ value: JSONValue, to path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: Data(value.jsonBytes + [0x0A])) else {
+        // Owner only: users' files carry password hashes, and any class may carry private data.
+        guard FileManager.default.createFile(
+            atPath: path, contents: Data(value.jsonBytes + [0x0A]), attributes: [.posixPermissions: 0o600])
+        else {
             throw TransferError("cannot write \(path)")
         }
     }

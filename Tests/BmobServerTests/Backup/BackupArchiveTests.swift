@@ -73,8 +73,10 @@ import Testing
         let (data, archive) = try await makeBackup()
         let target = temporaryPath("roundtrip")
         defer { for path in [data, archive, target] { try? FileManager.default.removeItem(atPath: path) } }
+        #expect(try FileManager.default.attributesOfItem(atPath: archive)[.posixPermissions] as? Int == 0o600)
         let summary = try DataFolderRestore(archivePath: archive, dataDirectory: target, force: false).run { _ in }
         #expect(summary.applicationIds == ["demo"])
+        #expect(try FileManager.default.attributesOfItem(atPath: target + "/apps.json")[.posixPermissions] as? Int == 0o600)
         #expect(try String(contentsOfFile: target + "/files/2026/01/02/abc.txt", encoding: .utf8) == "stored")
         #expect(!FileManager.default.fileExists(atPath: target + "/files/.tmp"))
         let store = try await SQLiteStore.open(.init(path: target + "/apps/demo/data.sqlite"))
