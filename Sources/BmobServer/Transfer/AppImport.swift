@@ -211,8 +211,10 @@ package struct AppImport: Sendable {
                 plan.fields[field] = FieldSchema(type: type, targetClass: type == .pointer || type == .relation ? target : nil)
             }
             if let permissions = row["classLevelPermissions"], !permissions.isNull {
-                guard permissions.objectValue != nil else {
-                    problems.append("\(here): 'classLevelPermissions' must be an object")
+                do {
+                    _ = try ClassPermissions(json: permissions)
+                } catch {
+                    problems.append("\(here): 'classLevelPermissions': \(error.message)")
                     continue
                 }
                 plan.permissions = permissions

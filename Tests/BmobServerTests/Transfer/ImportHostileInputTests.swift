@@ -55,6 +55,17 @@ import Testing
         #expect(message.contains("object 4: expected a JSON object"))
     }
 
+    @Test func aBadSchemaFileIsRefused() async throws {
+        let message = try await refusal([
+            "_schema.json": #"{"results":[{"className":"Note","fields":{"n":{"type":"Money"},"p":{"type":"Pointer"}},"classLevelPermissions":{"find":{"*":"yes"}}},{"className":"bad name"}]}"#,
+            "Note.json": "[]",
+        ])
+        #expect(message.contains("'n' has no known type"))
+        #expect(message.contains("'p' needs a valid targetClass"))
+        #expect(message.contains("'classLevelPermissions'"))
+        #expect(message.contains("class 2: 'className' must be a valid class name"))
+    }
+
     @Test func anOversizedFileIsRefusedBeforeItIsRead() async throws {
         let big = "[" + String(repeating: #"{"objectId":"x"},"#, count: 100) + "{}]"
         let message = try await refusal(["Note.json": big], maximumFileBytes: 1000)

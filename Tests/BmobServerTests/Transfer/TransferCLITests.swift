@@ -82,8 +82,10 @@ import Glibc
                 json: #"{"n":\#(index),"title":"note \#(index)","author":{"__type":"Pointer","className":"_User","objectId":"\#(aliceId)"},"due":{"__type":"Date","iso":"2026-05-0\#(index + 1) 10:00:00"},"where":{"__type":"GeoPoint","latitude":30.5,"longitude":114.25},"tags":["a","b"],"ACL":{"*":{"read":true},"\#(aliceId)":{"read":true,"write":true}}}"#)
             #expect(note.status == 201, "\(note.text)")
         }
-        let index = try await request(client, "source", "PUT", "/1/schemas/Note", json: #"{"indexes":{"byN":{"n":1}}}"#, master: true)
-        _ = index  // Index declaration is optional in this test: the schema's indexes are compared below either way.
+        let schema = try await request(
+            client, "source", "PUT", "/1/schemas/Note",
+            json: #"{"indexes":[["n"],["title","n"]],"classLevelPermissions":{"delete":{},"get":{"*":true}}}"#, master: true)
+        #expect(schema.status == 200, "\(schema.text)")
         let notes = try await request(client, "source", "GET", "/1/classes/Note?order=objectId", master: true)
         server.process.send(SIGTERM)
         #expect(await server.process.waitForExit() == .exited(0))
@@ -94,7 +96,10 @@ import Glibc
         let files = try exported(first)
         #expect(files["_User.json"]?["results"]?.arrayValue?.first?["_hashed_password"]?.stringValue?.hasPrefix("$scrypt$") == true)
         #expect(files["_Join:users:_Role.json"]?["results"]?.arrayValue?.first?["relatedId"]?.stringValue == aliceId)
-        #expect(files["_schema.json"] != nil)
+        let noteSchema = files["_schema.json"]?["results"]?.arrayValue?.first { $0["className"] == "Note" }
+        #expect(noteSchema?["indexes"] == [["n"], ["title", "n"]])
+        #expect(noteSchema?["classLevelPermissions"]?["delete"] == [:])
+        #expect(noteSchema?["fields"]?["author"] == ["type": "Pointer", "targetClass": "_User"])
 
         let imported = try await run(["import", "--data", data, "--app", "target", "--from", first])
         #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
