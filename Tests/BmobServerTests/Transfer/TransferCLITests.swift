@@ -208,6 +208,32 @@ import Glibc
         #expect(object?.fields["score"] == 9)
     }
 
+    @Test(.enabled(if: TestPostgres.isSelected)) func exportAndImportWorkOnPostgreSQLToo() async throws {
+        let (database, url) = try TestPostgres.makeDatabase()
+        let data = temporaryPath("pg-transfer-data")
+        let fixtures = temporaryPath("pg-transfer-fixtures")
+        let first = temporaryPath("pg-transfer-first")
+        let second = temporaryPath("pg-transfer-second")
+        defer {
+            for path in [data, fixtures, first, second] { try? FileManager.default.removeItem(atPath: path) }
+            TestPostgres.dropDatabase(database)
+        }
+        for app in ["pgsource", "pgtarget"] {
+            #expect(try await run(["apps", "create", "--data", data, "--name", app, "--app-id", app, "--database", url]).status == 0)
+        }
+        try FileManager.default.createDirectory(atPath: fixtures, withIntermediateDirectories: true)
+        try Data(#"[{"objectId":"n1","createdAt":"2020-01-02 03:04:05","title":"x","ACL":{"*":{"read":true}}},{"objectId":"n2","owner":{"__type":"Pointer","className":"_User","objectId":"u1"}}]"#.utf8)
+            .write(to: URL(fileURLWithPath: fixtures + "/Note.json"))
+        let seeded = try await run(["import", "--data", data, "--app", "pgsource", "--from", fixtures, "--format", "bmob-console", "--database", url])
+        #expect(seeded.status == 0, "\(seeded.stderr)")
+        #expect(try await run(["export", "--data", data, "--app", "pgsource", "--to", first, "--database", url]).status == 0)
+        #expect(try await run(["import", "--data", data, "--app", "pgtarget", "--from", first, "--database", url]).status == 0)
+        #expect(try await run(["export", "--data", data, "--app", "pgtarget", "--to", second, "--database", url]).status == 0)
+        let files = try exported(first)
+        #expect(files["Note.json"]?["results"]?.arrayValue?.count == 2)
+        #expect(try exported(second) == files)
+    }
+
     @Test func helpAndUsage() async throws {
         let help = try await run(["help"])
         #expect(help.stdout.contains("export") && help.stdout.contains("import"))
