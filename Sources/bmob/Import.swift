@@ -16,7 +16,8 @@ extension BmobCommand {
                             _rperm/_wperm, _hashed_password), and _Join:<key>:<Class>.json relation tables
               bmob-console  Bmob's console export of a class: a JSON array (or {"results":[…]}) of objects with
                             dates as "YYYY-MM-DD HH:mm:ss" (UTC)
-            Each file is <Class>.json (at most 512 MiB); objectIds, dates, ACLs and password hashes are kept.
+            Each file is <Class>.json (at most 512 MiB, 2 GiB in all); objectIds, dates, ACLs and password hashes are
+            kept.
             Imported users log in with their old passwords; a bcrypt hash from Parse is replaced with the server's own
             scheme at the user's first login. Parse's internal fields (_email_verify_token, _auth_data_…, …) are
             dropped and counted.
@@ -24,7 +25,8 @@ extension BmobCommand {
             Everything is read and checked before anything is written: a malformed file, a wrong value for a field,
             a bad class or field name, an unknown file refuses the whole import (exit 1, each problem listed). Then
             objects are written in transactions of 500, journaled as any write; an objectId that already exists is
-            refused and listed (exit 1) unless --overwrite replaces it.
+            refused and listed (exit 1) unless --overwrite replaces it, and so is a user whose username, email or phone
+            number another user of the app has.
 
             Stop the server first, as for 'bmob migrate': a running server would not see the new classes' schema.
 

@@ -86,6 +86,10 @@ package struct AppImport: Sendable {
         guard names.count <= TransferLayout.maximumFiles else {
             throw TransferError("\(folder) holds more than \(TransferLayout.maximumFiles) files")
         }
+        let total = names.reduce(0) { sum, name in sum + (((try? Posix.regularFileSize(atPath: folder + "/" + name)) ?? nil) ?? 0) }
+        guard total <= TransferLayout.maximumTotalBytes else {
+            throw TransferError("\(folder) holds \(total) bytes, more than the \(TransferLayout.maximumTotalBytes) one import reads; import it in parts")
+        }
         var problems: [String] = []
         var plans: [String: ClassPlan] = [:]
         var joins: [(key: String, className: String, rows: [JSONValue])] = []
@@ -126,6 +130,7 @@ package struct AppImport: Sendable {
                             if problems.count > 200 { throw TransferError(problems) }
                         }
                     }
+                    if className == "_User" { problems += Self.duplicateIdentities(plan.objects, file: name) }
                     for (field, schema) in reader.fields {
                         if let declared = plan.fields[field], declared != schema {
                             problems.append("\(name): '\(field)' holds \(schema.displayName) values but _schema.json declares \(declared.displayName)")
@@ -173,6 +178,22 @@ package struct AppImport: Sendable {
             return (l, left.className) < (r, right.className)
         }
         return (sorted, relations, dropped)
+    }
+
+    /// Users of one file sharing a username, email or phone number, which logins could not tell apart.
+    static func duplicateIdentities(_ users: [ImportedObject], file: String) -> [String] {
+        var problems: [String] = []
+        for (field, _) in UserService.identityFields {
+            var owners: [String: String] = [:]
+            for user in users {
+                guard let value = user.object.fields[field]?.stringValue else { continue }
+                if let other = owners[value] {
+                    problems.append("\(file): users \(other) and \(user.object.objectId) share the \(field) '\(value)'")
+                }
+                owners[value] = owners[value] ?? user.object.objectId
+            }
+        }
+        return problems
     }
 
     /// Parse's roles relate users and roles without a schema saying so.
@@ -265,6 +286,18 @@ package struct AppImport: Sendable {
 
     // MARK: - Writing
 
+    /// Which other user of the app already has this user's username, email or phone number, if one does.
+    static func identityHolder(of user: StoredObject, transaction: any StoreReadTransaction) throws -> String? {
+        for (field, _) in UserService.identityFields {
+            guard let value = user.fields[field]?.stringValue else { continue }
+            for other in try UserService.users(where: field, is: value, limit: 2, transaction: transaction)
+            where other.objectId != user.objectId {
+                return "the \(field) '\(value)' belongs to the existing user \(other.objectId)"
+            }
+        }
+        return nil
+    }
+
     private func write(_ plan: ClassPlan, report: inout ImportReport, progress: (TransferProgress) -> Void) async throws {
         let className = plan.className
         let fields = plan.fields
@@ -280,6 +313,10 @@ package struct AppImport: Sendable {
                 var written = 0
                 var refused: [String] = []
                 for item in batch {
+                    if className == "_User", let holder = try Self.identityHolder(of: item.object, transaction: transaction) {
+                        refused.append("_User \(item.object.objectId): \(holder)")
+                        continue
+                    }
                     if try transaction.fetch(className: className, objectId: item.object.objectId) != nil {
                         guard overwrite else {
                             refused.append("\(className) \(item.object.objectId): exists (pass --overwrite to replace it)")

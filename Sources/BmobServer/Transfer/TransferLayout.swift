@@ -15,6 +15,9 @@ package enum TransferLayout {
     package static let hashedPassword = "_hashed_password"
     /// The largest file an import reads.
     package static let maximumFileBytes = 512 << 20
+    /// The most bytes an import folder may hold in all (everything is read and checked before writing, so it is
+    /// held in memory): import a larger app in several folders, a few classes each.
+    package static let maximumTotalBytes = 2 << 30
     /// The most files an import folder may hold.
     package static let maximumFiles = 10_000
 

@@ -66,6 +66,11 @@ import Testing
         #expect(message.contains("class 2: 'className' must be a valid class name"))
     }
 
+    @Test func usersSharingAUsernameAreRefused() async throws {
+        let message = try await refusal(["_User.json": #"[{"objectId":"u1","username":"amy"},{"objectId":"u2","username":"amy"}]"#])
+        #expect(message.contains("users u1 and u2 share the username 'amy'"))
+    }
+
     @Test func anOversizedFileIsRefusedBeforeItIsRead() async throws {
         let big = "[" + String(repeating: #"{"objectId":"x"},"#, count: 100) + "{}]"
         let message = try await refusal(["Note.json": big], maximumFileBytes: 1000)

@@ -115,6 +115,14 @@ import Glibc
         #expect(twice.status == 1)
         #expect(twice.stderr.contains("exists (pass --overwrite to replace it)"))
         #expect(try await run(["import", "--data", data, "--app", "target", "--from", first, "--overwrite"]).status == 0)
+        // A user whose username another user of the app has is refused, not imported beside it.
+        let clash = temporaryPath("transfer-clash")
+        defer { try? FileManager.default.removeItem(atPath: clash) }
+        try FileManager.default.createDirectory(atPath: clash, withIntermediateDirectories: true)
+        try Data(#"[{"objectId":"other1","username":"alice"}]"#.utf8).write(to: URL(fileURLWithPath: clash + "/_User.json"))
+        let clashed = try await run(["import", "--data", data, "--app", "target", "--from", clash])
+        #expect(clashed.status == 1)
+        #expect(clashed.stderr.contains("the username 'alice' belongs to the existing user \(aliceId)"))
 
         let copy = try await serve(data)
         defer { copy.process.send(SIGKILL) }
