@@ -12,7 +12,8 @@ extension BmobCommand {
             per class ({"results":[…]}, objects as REST shows them, dates as ISO 8601 with milliseconds, ACLs,
             pointers, files, dates and geopoints in their __type form; users with their stored password hash in
             _hashed_password), _Join:<key>:<Class>.json per relation ({"results":[{"owningId","relatedId"}]}) and
-            _schema.json (fields, indexes, class-level permissions). 'bmob import' reads it back.
+            _schema.json (fields, indexes, class-level permissions). 'bmob import' reads it back. _File records are
+            exported, the stored files' bytes are not: 'bmob backup' carries those.
 
             The server may keep running, but each page of 1,000 objects is read on its own: for one consistent
             moment, export a restored backup or stop the server. OUTDIR holds password hashes: keep it private.

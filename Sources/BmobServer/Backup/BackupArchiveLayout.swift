@@ -10,11 +10,17 @@
 /// bmob-backup-end.json      last: {"entries":{"<name>":{"size":n,"sha256":"<hex>"}}} of every entry above
 /// ```
 package enum BackupArchiveLayout {
+    /// The first entry's name.
     package static let manifest = "bmob-backup.json"
+    /// The last entry's name: every other entry's size and SHA-256.
     package static let endManifest = "bmob-backup-end.json"
+    /// The app registry's name, in the archive as in the data folder.
     package static let registry = "apps.json"
+    /// The shared secrets' name, in the archive as in the data folder.
     package static let secrets = "secrets.json"
+    /// The manifest's `format`.
     package static let format = "bmob-backup"
+    /// The manifest's `version`: the layout this code writes and reads.
     package static let version = 1
     /// The most bytes a JSON entry (manifests, registry, secrets) may hold in an archive being restored.
     package static let maximumJSONBytes = 64 << 20

@@ -3,6 +3,7 @@ package struct BackupError: Error, CustomStringConvertible, Sendable {
     /// What went wrong, for the operator.
     package let description: String
 
+    /// An error saying `description`.
     package init(_ description: String) {
         self.description = description
     }

@@ -6,6 +6,7 @@ package struct BackupSummary: Sendable {
     package var databases: [String] = []
     /// Stored files (the local file storage's).
     package var fileCount = 0
+    /// The stored files' bytes.
     package var fileBytes = 0
     /// The archive's size in bytes.
     package var archiveBytes = 0

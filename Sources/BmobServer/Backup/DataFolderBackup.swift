@@ -18,8 +18,10 @@ import Darwin
 /// meanwhile). Each database is consistent as of one moment between the backup's start and its end; the apps are
 /// not one snapshot together, as they are not one transaction together when serving either.
 package struct DataFolderBackup: Sendable {
+    /// The data folder backed up.
     package let dataDirectory: String
 
+    /// A backup of the data folder `dataDirectory`.
     package init(dataDirectory: String) {
         self.dataDirectory = dataDirectory
     }

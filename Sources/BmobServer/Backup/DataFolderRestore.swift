@@ -17,11 +17,14 @@ import Darwin
 /// through `PRAGMA integrity_check` — and only then renamed into place, so a refused archive leaves the target
 /// as it was.
 package struct DataFolderRestore: Sendable {
+    /// The archive read.
     package let archivePath: String
+    /// The data folder recreated.
     package let dataDirectory: String
     /// Whether a non-empty `dataDirectory` may be replaced.
     package let force: Bool
 
+    /// A restore of `archivePath` into `dataDirectory`, replacing a non-empty one only with `force`.
     package init(archivePath: String, dataDirectory: String, force: Bool) {
         self.archivePath = archivePath
         self.dataDirectory = dataDirectory

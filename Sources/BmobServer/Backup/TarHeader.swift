@@ -8,16 +8,21 @@ package struct TarHeader: Equatable, Sendable {
         case file, directory
     }
 
+    /// ustar's block: headers are one, contents are padded to whole ones.
     package static let blockSize = 512
     /// The largest size the 11 octal digits of the size field hold.
     package static let maximumSize = (1 << 33) - 1
 
+    /// The entry's path, `/`-separated, relative.
     package var name: String
+    /// The content's bytes (0 for a folder).
     package var size: Int
+    /// A file or a folder.
     package var kind: Kind
     /// Seconds since 1970.
     package var modificationTime: Int
 
+    /// A header for an entry.
     package init(name: String, size: Int, kind: Kind = .file, modificationTime: Int) {
         self.name = name
         self.size = size

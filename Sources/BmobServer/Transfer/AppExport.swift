@@ -8,10 +8,13 @@ import Foundation
 /// Each class is read page by page (1,000 objects, by objectId), each page its own snapshot: an export taken
 /// while the server writes is not one moment of the app. Export a restored backup, or stop the server, for that.
 package struct AppExport: Sendable {
+    /// The app's store.
     package let store: any Store
+    /// The app, for progress reports.
     package let applicationId: String
     static let pageSize = 1000
 
+    /// An export of `store`, the store of the app `applicationId`.
     package init(store: any Store, applicationId: String) {
         self.store = store
         self.applicationId = applicationId

@@ -11,14 +11,19 @@ import Foundation
 /// an object whose id exists is refused and listed, or replaced with `overwrite`. The schema file's fields,
 /// class permissions and indexes are applied around the objects.
 package struct AppImport: Sendable {
+    /// The app's store.
     package let store: any Store
+    /// The app, for progress reports.
     package let applicationId: String
+    /// How the files are shaped.
     package let format: ImportFormat
+    /// Whether an object whose objectId exists is replaced rather than refused.
     package let overwrite: Bool
     /// The largest file read (``TransferLayout/maximumFileBytes`` unless a test sets less).
     package let maximumFileBytes: Int
     static let batchSize = 500
 
+    /// An import into `store`, the store of the app `applicationId`.
     package init(
         store: any Store, applicationId: String, format: ImportFormat, overwrite: Bool,
         maximumFileBytes: Int = TransferLayout.maximumFileBytes

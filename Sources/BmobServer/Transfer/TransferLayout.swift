@@ -11,7 +11,9 @@ import BmobWire
 ///
 /// Users carry their stored password hash in `_hashed_password` (scrypt, or bcrypt from Parse).
 package enum TransferLayout {
+    /// The schema file's name.
     package static let schemaFile = "_schema.json"
+    /// The field of a user's stored password hash, Parse's name for it.
     package static let hashedPassword = "_hashed_password"
     /// The largest file an import reads.
     package static let maximumFileBytes = 512 << 20
@@ -21,10 +23,12 @@ package enum TransferLayout {
     /// The most files an import folder may hold.
     package static let maximumFiles = 10_000
 
+    /// The file of a class's objects.
     package static func classFile(_ className: String) -> String {
         className + ".json"
     }
 
+    /// The file of the relation `key` of `className`, Parse's name for it.
     package static func joinFile(key: String, className: String) -> String {
         "_Join:\(key):\(className).json"
     }
@@ -37,6 +41,7 @@ package enum TransferLayout {
         case relation(key: String, className: String)
     }
 
+    /// What the file `name` holds, or `nil` for a name no export writes.
     package static func classify(_ name: String) -> File? {
         guard name.hasSuffix(".json") else { return nil }
         let stem = String(name.dropLast(5))

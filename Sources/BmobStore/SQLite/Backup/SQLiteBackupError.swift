@@ -3,6 +3,7 @@ package struct SQLiteBackupError: Error, CustomStringConvertible, Sendable {
     /// A sentence naming the file and what went wrong.
     package let description: String
 
+    /// An error saying `description`.
     package init(_ description: String) {
         self.description = description
     }
