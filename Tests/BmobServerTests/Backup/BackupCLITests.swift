@@ -81,7 +81,13 @@ import Glibc
                 try await group.waitForAll()
             }
         }
+        let deadline = ContinuousClock.now + .seconds(60)
         while acknowledged.withLock({ $0.count }) < 300 {
+            guard ContinuousClock.now < deadline else {
+                stop.withLock { $0 = true }
+                try await writers.value
+                throw TestFailure("the writers acknowledged fewer than 300 creates in 60 s")
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
         // Everything acknowledged so far was acknowledged before the backup started.
