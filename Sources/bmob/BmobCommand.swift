@@ -16,6 +16,10 @@ enum BmobCommand {
           apps create  create an app and print it as JSON
           apps list    print every app as a JSON array
           migrate      copy an SQLite data folder into PostgreSQL (see 'bmob migrate --help')
+          backup       write a running server's data folder into one archive (see 'bmob backup --help')
+          restore      recreate a data folder from a backup archive (see 'bmob restore --help')
+          export       write an app's data as JSON files (see 'bmob export --help')
+          import       read exported JSON (bmob, Parse, Bmob console) into an app (see 'bmob import --help')
           help         show this text
 
         """
@@ -43,6 +47,14 @@ enum BmobCommand {
             return try Apps.run(arguments.dropFirst())
         case "migrate":
             return try Migrate.run(arguments.dropFirst())
+        case "backup":
+            return try Backup.run(arguments.dropFirst())
+        case "restore":
+            return try Restore.run(arguments.dropFirst())
+        case "export":
+            return try await Export.run(arguments.dropFirst())
+        case "import":
+            return try await Import.run(arguments.dropFirst())
         case "help", "--help", "-h", nil:
             print(usage, terminator: "")
             return arguments.isEmpty ? 2 : 0

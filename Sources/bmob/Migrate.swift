@@ -74,9 +74,13 @@ extension BmobCommand {
                 }
                 let migration = StoreMigration(
                     sqlitePath: path, postgresURL: url, applicationId: applicationId, pageSize: pageSize)
-                let bar = MigrationProgressBar()
+                let bar = ProgressBar()
                 do {
-                    let report = try migration.run { bar.show($0) }
+                    let report = try migration.run { progress in
+                        bar.show(
+                            subject: progress.applicationId, step: progress.table, done: progress.copiedRows,
+                            total: progress.totalRows, unit: "rows")
+                    }
                     bar.finish()
                     printReport(report)
                     complete = complete && report.isComplete

@@ -28,7 +28,7 @@ import Glibc
         try await withoutBlockingThePool { try Self.runBlocking(arguments) }
     }
 
-    private static func runBlocking(_ arguments: [String]) throws -> Result {
+    static func runBlocking(_ arguments: [String]) throws -> Result {
         let process = try ChildProcess(Self.executable.path, arguments, output: .pipe, error: .pipe)
         // Both pipes are read at once, so that a full one cannot stall the other.
         let errors = LockedValue<[UInt8]>([])
