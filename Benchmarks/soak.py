@@ -476,7 +476,8 @@ def report(result):
         "",
         "An app's SQLite connections (one writer, four readers) keep a page cache of up to 16 MiB each "
         "(`cacheSizeKibibytes`), filled as the database grows: RSS growth that stops below that bound is the caches "
-        "filling, growth past it would be a leak.",
+        "filling, growth past it would be a leak. A minute whose RSS reads higher than its neighbours had logins "
+        "queued on the blocking pool through all of its last interval (its scrypt memory held throughout).",
         "",
         "Over time (each row: one minute; RSS and fds at its end):",
         "",
