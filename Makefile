@@ -6,7 +6,7 @@ FUZZ_SECONDS ?= 30
 # Tests build with warnings as errors and explicit Sendable checks (see Package.swift).
 export BMOB_STRICT ?= 1
 
-.PHONY: bootstrap build serve test bench fuzz cluster clean
+.PHONY: bootstrap build serve test bench soak fuzz cluster clean
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -45,6 +45,14 @@ test:
 bench:
 	@scripts/bootstrap.sh bench
 	Benchmarks/run.sh
+
+## Not in CI: the release server for SOAK_SECONDS (600) at half the capacity of a mixed workload with realtime
+## subscribers; RSS, open fds, latency and errors every 10 s go into BENCHMARKS.md (bench:soak).
+SOAK_SECONDS ?= 600
+
+soak:
+	@scripts/bootstrap.sh bench
+	SOAK_SECONDS=$(SOAK_SECONDS) python3 Benchmarks/soak.py --report BENCHMARKS.md --json Benchmarks/out/soak.json
 
 ## Several nodes on one machine: a throwaway PostgreSQL, NODES (3) `bmob serve` nodes and nginx on PORT (8080).
 cluster:

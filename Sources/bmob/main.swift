@@ -7,11 +7,11 @@ import Glibc
 import Darwin
 #endif
 
-// `bmob serve` shuts down gracefully on SIGINT and SIGTERM. The signals are blocked here, before any other
+// `bmob serve` shuts down gracefully on SIGINT and SIGTERM and reloads on SIGHUP. The signals are blocked here, before any other
 // thread exists, so every thread inherits the mask and only the watcher thread receives them; `main` stays
 // synchronous (``BlockingMain``) for the same reason.
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "serve" {
-    SignalWatcher.block([SIGINT, SIGTERM])
+    SignalWatcher.block(SignalWatcher.serveSignals)
 }
 BlockingMain.run { await BmobCommand.main(arguments) }

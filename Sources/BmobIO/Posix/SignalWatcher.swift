@@ -5,12 +5,15 @@ import Darwin
 #endif
 import CSystemShims
 
-/// Delivers process signals (SIGINT, SIGTERM) to a callback on a thread of its own.
+/// Delivers process signals (SIGINT, SIGTERM, SIGHUP) to a callback on a thread of its own.
 ///
 /// ``block(_:)`` must run first, in `main` before any other thread exists: threads inherit the signal mask,
 /// so with the signals blocked everywhere the kernel keeps them pending until the watcher's `sigwait` takes
 /// them — none is lost between start-up steps, and none lands on a thread that would die of it.
 package enum SignalWatcher {
+    /// What `bmob serve` watches: SIGINT and SIGTERM stop it, SIGHUP reloads its apps and settings.
+    package static let serveSignals = [SIGINT, SIGTERM, SIGHUP]
+
     /// Blocks `signals` in the calling thread (and so in every thread it starts later).
     package static func block(_ signals: [Int32]) {
         var set = makeSet(signals)

@@ -8,16 +8,20 @@ import Foundation
 /// database's app table on PostgreSQL; on the blocking pool, at most once a second), so apps created with
 /// `bmob apps create` while the server runs, on any node, are picked up without a restart. Lookups also have the
 /// registry checked in the background, at most once a second, and changed settings (`bmob apps webhooks`, …) handed
-/// to the running apps: a server that gets no requests reads nothing.
+/// to the running apps: a server that gets no requests reads nothing. ``reload()`` (`SIGHUP`) does all of it at once
+/// and also stops serving apps removed from the registry.
 package final class AppDirectory: Sendable {
     private let registry: AppRegistry
     private let pool: ThreadPool
     /// Opens each app's store, on whichever engine the server was configured with.
     private let stores: StoreFactory
     private let lock = Lock()
-    // Invariant: `runtimes`, `lastReload`, `registryDate`, `settingsDate`, `settingsCheckedAt`,
+    // Invariant: `runtimes`, `retired`, `lastReload`, `registryDate`, `settingsDate`, `settingsCheckedAt`,
     // `settingsCheckRunning` and `closed` are read and written only under `lock`.
     private nonisolated(unsafe) var runtimes: [String: AppRuntime] = [:]
+    /// Apps a reload removed: no longer found, their databases still open for the requests and realtime connections
+    /// that hold them, closed with the others; an app added back takes its runtime again.
+    private nonisolated(unsafe) var retired: [String: AppRuntime] = [:]
     private nonisolated(unsafe) var lastReload = ContinuousClock.now
     private nonisolated(unsafe) var registryDate: String?
     /// The registry's marker when the running apps last took their settings.
@@ -141,6 +145,7 @@ package final class AppDirectory: Sendable {
             lock.withLock({ date != registryDate })
         else { return nil }
         for app in list where lock.withLock({ runtimes[app.applicationId] == nil }) {
+            if lock.withLock({ revive(app) }) { continue }
             guard let runtime = try? await openRuntime(app) else { continue }
             let stale: AppRuntime? = lock.withLock {
                 if closed || runtimes[app.applicationId] != nil { return runtime }
@@ -156,12 +161,80 @@ package final class AppDirectory: Sendable {
         }
     }
 
-    /// Closes every app's database. Lookups find nothing afterwards.
+    /// Re-reads the registry now (`SIGHUP`): new apps are opened and served, changed settings and keys apply to the
+    /// requests that start from now on, and apps no longer listed stop being found (requests naming them get the
+    /// unknown-app error; their open connections stay, see ``retired``).
+    ///
+    /// - Throws: ``ConfigurationError`` when the registry cannot be read or is malformed (`apps.json` that is not
+    ///   valid JSON, an app without its keys, …); nothing changes then.
+    package func reload() async throws -> AppReload {
+        let registry = self.registry
+        let (list, date) = try await pool.run({ _ in try registry.loadWithChangeMarker() })
+        var result = AppReload()
+        result.total = list.count
+        for app in list {
+            enum Found { case unchanged, changed, revived, absent }
+            let found: Found = lock.withLock {
+                if let runtime = runtimes[app.applicationId] {
+                    guard runtime.app != app else { return .unchanged }
+                    runtime.update(app)
+                    return .changed
+                }
+                return revive(app) ? .revived : .absent
+            }
+            switch found {
+            case .unchanged: continue
+            case .changed: result.changed.append(app.applicationId); continue
+            case .revived: result.added.append(app.applicationId); continue
+            case .absent: break
+            }
+            do {
+                let runtime = try await openRuntime(app)
+                let stale: AppRuntime? = lock.withLock {
+                    if closed || runtimes[app.applicationId] != nil { return runtime }
+                    runtimes[app.applicationId] = runtime
+                    return nil
+                }
+                // A lookup opened it meanwhile (it counts as added all the same), or the server is closing.
+                if let stale { await stale.store.close() }
+                result.added.append(app.applicationId)
+            } catch {
+                result.failed.append((app.applicationId, "\(error)"))
+            }
+        }
+        let listed = Set(list.map(\.applicationId))
+        lock.withLock {
+            for (id, runtime) in runtimes where !listed.contains(id) {
+                runtimes[id] = nil
+                retired[id] = runtime
+                result.removed.append(id)
+            }
+            registryDate = date
+            settingsDate = date
+            settingsCheckedAt = .now
+        }
+        result.removed.sort()
+        return result
+    }
+
+    /// Serves a removed app again, with `app`'s settings, when a reload retired it; `false` when it was not retired.
+    /// Call under `lock`.
+    private func revive(_ app: App) -> Bool {
+        guard let runtime = retired.removeValue(forKey: app.applicationId) else { return false }
+        runtime.update(app)
+        runtimes[app.applicationId] = runtime
+        return true
+    }
+
+    /// Closes every app's database, removed apps' included. Lookups find nothing afterwards.
     package func close() async {
         let all: [AppRuntime] = lock.withLock {
             closed = true
-            defer { runtimes = [:] }
-            return Array(runtimes.values)
+            defer {
+                runtimes = [:]
+                retired = [:]
+            }
+            return Array(runtimes.values) + Array(retired.values)
         }
         for runtime in all {
             await runtime.store.close()

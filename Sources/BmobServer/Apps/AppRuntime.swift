@@ -20,8 +20,8 @@ package final class AppRuntime: Sendable {
         settings.withLock { $0 }
     }
 
-    /// Takes the app's settings as the registry now holds them (webhooks, security, time zones, …); the keys and
-    /// the id never change.
+    /// Takes the app's settings and keys as the registry now holds them (webhooks, security, time zones, …); the
+    /// id never changes.
     package func update(_ app: App) {
         settings.withLock { current in
             guard app.applicationId == current.applicationId else { return }

@@ -24,12 +24,12 @@ import Darwin
 /// BmobServe.main(functions: functions)
 /// ```
 ///
-/// The binary takes every option of `bmob serve` (flags, `BMOB_*` variables, `--config`), and stops gracefully on
-/// SIGINT and SIGTERM.
+/// The binary takes every option of `bmob serve` (flags, `BMOB_*` variables, `--config`), stops gracefully on
+/// SIGINT and SIGTERM, and reloads its apps and reloadable settings on SIGHUP.
 public enum BmobServe {
     /// Runs the server with `functions` until SIGINT or SIGTERM, then exits the process: status 0 after a graceful
     /// stop, 1 when the server cannot start, 2 for a bad command line. Call it from top-level code, before any
-    /// thread is started: it blocks the stop signals first, so that every thread inherits the mask and only the
+    /// thread is started: it blocks the stop and reload signals first, so that every thread inherits the mask and only the
     /// server's watcher receives them.
     ///
     /// - Parameters:
@@ -38,7 +38,7 @@ public enum BmobServe {
     public static func main(functions: CloudFunctions, arguments: [String] = Array(CommandLine.arguments.dropFirst()))
         -> Never
     {
-        SignalWatcher.block([SIGINT, SIGTERM])
+        SignalWatcher.block(SignalWatcher.serveSignals)
         BlockingMain.run {
             do {
                 return try await ServeCommand.run(arguments[...], functions: functions)

@@ -7,7 +7,8 @@ import Glibc
 import Darwin
 #endif
 
-/// `bmob serve`: runs until SIGINT or SIGTERM, then shuts down gracefully. Also what a server binary of one's own
+/// `bmob serve`: runs until SIGINT or SIGTERM, then shuts down gracefully; SIGHUP reloads the apps and the
+/// reloadable settings (``ServeReloader``) without dropping connections. Also what a server binary of one's own
 /// runs (``BmobServe/main(functions:)``), with its Swift cloud functions and triggers.
 package enum ServeCommand {
     package static var usage: String {
@@ -29,13 +30,15 @@ package enum ServeCommand {
         }
         let allowed = Set(ServerConfiguration.settings.map(\.flag) + ["--config"])
         let flags = try CommandLineArguments(arguments, allowed: allowed)
-        let configuration = try ConfigurationLoader.load(flags: flags.values, environment: ProcessInfo.processInfo.environment)
+        let environment = ProcessInfo.processInfo.environment
+        let configuration = try ConfigurationLoader.load(flags: flags.values, environment: environment)
         let logger = Logger(
             label: "bmob", level: configuration.logLevel, handler: StandardErrorLogHandler(format: configuration.logFormat))
 
-        // Watch signals before anything else: one that arrives while starting must still stop us.
-        let (stops, stopper) = AsyncStream<Int32>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        SignalWatcher.start([SIGINT, SIGTERM]) { stopper.yield($0) }
+        // Watch signals before anything else: one that arrives while starting must still stop us (a SIGHUP then
+        // waits until the server runs). Every signal is kept: a stop must not be lost behind a reload.
+        let (signals, deliver) = AsyncStream<Int32>.makeStream(bufferingPolicy: .unbounded)
+        SignalWatcher.start(SignalWatcher.serveSignals) { deliver.yield($0) }
 
         let server = try await Server.start(configuration: configuration, logger: logger, functions: functions)
         if let app = server.createdDevelopmentApp {
@@ -54,9 +57,16 @@ package enum ServeCommand {
         }
         fflush(nil)  // scripts wait for this line on a pipe
 
+        var reloader = ServeReloader(
+            flags: flags.values, environment: environment, configuration: configuration, server: server,
+            logger: logger)
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await server.run() }
-            for await signal in stops {
+            for await signal in signals {
+                if signal == SIGHUP {
+                    await reloader.reload()
+                    continue
+                }
                 logger.notice("received \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
                 break
             }

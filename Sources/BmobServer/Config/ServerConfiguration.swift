@@ -421,7 +421,8 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.realtimeHandshakeLifetimeSeconds == rhs.realtimeHandshakeLifetimeSeconds
             && lhs.realtimeMaxSessionsPerApp == rhs.realtimeMaxSessionsPerApp
             && lhs.maxRegexSteps == rhs.maxRegexSteps && lhs.maxQueryWork == rhs.maxQueryWork
-            && lhs.files == rhs.files
+            && lhs.files == rhs.files && lhs.functionParamsAsStrings == rhs.functionParamsAsStrings
+            && lhs.webhookTimeoutSeconds == rhs.webhookTimeoutSeconds && lhs.webhookConcurrency == rhs.webhookConcurrency
             && lhs.historyPruneIntervalSeconds == rhs.historyPruneIntervalSeconds
             && lhs.historyPruneGraceSeconds == rhs.historyPruneGraceSeconds
             && lhs.channelNodeTimeoutSeconds == rhs.channelNodeTimeoutSeconds

@@ -4,20 +4,33 @@
 /// messages go by choosing the handler.
 package struct Logger: Sendable {
     package var label: String
-    package var level: LogLevel
+    /// Messages below this level are dropped. Setting it changes this copy only; ``changeLevelOfEveryCopy(to:)``
+    /// changes it for every copy of the logger too.
+    package var level: LogLevel {
+        get { threshold.level }
+        set { threshold = LogThreshold(newValue) }
+    }
+    /// Shared by the copies of this logger until one of them sets ``level``.
+    private var threshold: LogThreshold
     package var handler: any LogHandler
     /// Key–value pairs added to every message from this logger.
     package var metadata: [String: String] = [:]
 
     package init(label: String, level: LogLevel = .info, handler: any LogHandler = StandardErrorLogHandler()) {
         self.label = label
-        self.level = level
+        self.threshold = LogThreshold(level)
         self.handler = handler
     }
 
     /// A logger that drops everything.
     package static var disabled: Logger {
         Logger(label: "disabled", level: .critical, handler: DiscardingLogHandler())
+    }
+
+    /// Changes the level of this logger and of every copy made from it that kept its level (what a reload of the
+    /// `logLevel` setting does for a running server).
+    package func changeLevelOfEveryCopy(to level: LogLevel) {
+        threshold.level = level
     }
 
     package func log(_ level: LogLevel, _ message: @autoclosure () -> String, metadata extra: [String: String] = [:]) {
