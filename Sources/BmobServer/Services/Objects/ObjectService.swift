@@ -198,6 +198,10 @@ package struct ObjectService: Sendable {
                 else {
                     throw BmobAPIError.objectNotFound(objectId)
                 }
+                // Data the parser could not read back fails as it did when gets parsed it (a 500).
+                guard ObjectRenderer.nestingIsReadable(document.data) else {
+                    throw StoreError(.corrupt, "stored JSON is invalid")
+                }
                 var output: [UInt8] = []
                 output.reserveCapacity(document.data.count + (document.acl?.count ?? 0) + 96)
                 renderer.appendJSON(document, to: &output)
