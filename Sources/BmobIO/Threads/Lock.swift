@@ -35,11 +35,6 @@ package final class Lock: @unchecked Sendable {
         precondition(result == 0, "pthread_mutex_unlock failed: \(result)")
     }
 
-    /// Takes the lock if no one holds it; `false` (without waiting) otherwise.
-    package func tryLock() -> Bool {
-        pthread_mutex_trylock(mutex) == 0
-    }
-
     /// Runs `body` holding the lock.
     package func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         lock()

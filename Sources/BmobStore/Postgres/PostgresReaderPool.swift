@@ -16,7 +16,7 @@ import BmobIO
 /// reloads the catalog and runs once more: PostgreSQL aborts the transaction at the failed statement, so the
 /// read cannot go on as SQLite's does.
 final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
-    // Invariant: the slots are ``ReaderThreads``'s, each touched by one thread at a time (under its lock).
+    // Invariant: the slots are ``ReaderThreads``'s, each touched by its own thread only.
     private let threads: ReaderThreads<Slot>
     private let configuration: PostgresStore.Configuration
     private let registry: SchemaRegistry
@@ -33,13 +33,6 @@ final class PostgresReaderPool: SQLReaderPool, @unchecked Sendable {
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         threads.submit({ slot in try self.perform(slot, ticket: ticket, body) }, completion: completion)
-    }
-
-    /// Never: a PostgreSQL read waits on the network, which an event loop must not.
-    func runOnCaller<T>(
-        ticket: StoreReadTicket, _ body: (SQLReadTransaction<PostgresConnection>) throws -> T
-    ) -> Result<T, any Error>? {
-        nil
     }
 
     func shutdown() {

@@ -47,11 +47,7 @@ final class SQLStoreEngine<Readers: SQLReaderPool>: Sendable {
     {
         let ticket = StoreReadTicket()
         return try await withTaskCancellationHandler {
-            // A short read with a reader free runs here, without the hops to a reader thread and back.
-            if !gate.withLock({ closing }), let result = readers.runOnCaller(ticket: ticket, body) {
-                return try result.get()
-            }
-            return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<any Sendable, any Error>) in
                 let accepted = gate.withLock {
                     guard !closing else { return false }
                     readers.submit(ticket: ticket, body) { continuation.resume(with: $0) }

@@ -1,18 +1,12 @@
 import BmobIO
 
-/// Read-only connections, one per thread of a pool, each opened lazily; a connection is used by one thread at a
-/// time (its slot's lock, ``ReaderThreads``), which SQLite's multi-thread mode asks.
+/// Read-only connections, one per thread of a pool, each opened lazily on its own thread.
 ///
 /// A read runs as `BEGIN … COMMIT` on whichever thread is free, so it sees one WAL snapshot and never
 /// waits for the writer. Each read starts with a fresh ``SQLiteWorkBudget``: one that does more work than
 /// ``StoreWorkLimits`` allow fails with the budget's error and leaves the thread to the next read.
-///
-/// A read first tries its caller's thread (``runOnCaller(ticket:_:)``): when a connection is free it runs
-/// there with a small budget (``callerWorkLimit``), which a get by id or a page of an indexed query stays
-/// within, and so spares the two thread switches of a hand-off; a read that goes past it stops, rolls back
-/// and runs again on a reader thread, so a long read never holds its caller (an event loop) for long.
 final class SQLiteReaderPool: SQLReaderPool, @unchecked Sendable {
-    // Invariant: the slots are ``ReaderThreads``'s, each touched only under its lock.
+    // Invariant: the slots are ``ReaderThreads``'s, each touched by its own thread only.
     private let threads: ReaderThreads<Slot>
     private let configuration: SQLiteStore.Configuration
     private let registry: SchemaRegistry
@@ -30,30 +24,6 @@ final class SQLiteReaderPool: SQLReaderPool, @unchecked Sendable {
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         threads.submit({ slot in try self.perform(slot, ticket: ticket, body) }, completion: completion)
-    }
-
-    /// SQLite instructions a read may run on its caller's thread before it moves to a reader thread: a few
-    /// hundred microseconds at most.
-    static let callerWorkLimit = 20_000
-
-    func runOnCaller<T>(
-        ticket: StoreReadTicket, _ body: (SQLReadTransaction<SQLiteConnection>) throws -> T
-    ) -> Result<T, any Error>? {
-        let outcome: Result<T?, any Error>? = threads.runOnCaller { slot in
-            let connection = try connection(in: slot)
-            connection.workBudget.callerLimit = Self.callerWorkLimit
-            defer { connection.workBudget.callerLimit = nil }
-            do {
-                return try perform(slot, ticket: ticket, body)
-            } catch is MovesToReaderThread {
-                return nil
-            }
-        }
-        switch outcome {
-        case nil, .success(nil)?: return nil
-        case .success(let value?)?: return .success(value)
-        case .failure(let error)?: return .failure(error)
-        }
     }
 
     /// Waits for queued reads, stops the threads and closes the connections. Blocks: call it on the writer
@@ -81,7 +51,6 @@ final class SQLiteReaderPool: SQLReaderPool, @unchecked Sendable {
             let value = try body(transaction)
             // A caller that caught the budget's error (to try something else, say) must not answer with a
             // partial result: a read over its budget fails as a whole.
-            // (On a caller's thread, the budget's error makes ``runOnCaller(ticket:_:)`` run the read again.)
             if let exhausted = connection.workBudget.error { throw exhausted }
             // Ending the transaction is not the query's work: the budget must not stop it.
             connection.resetWorkBudget()
@@ -95,21 +64,15 @@ final class SQLiteReaderPool: SQLReaderPool, @unchecked Sendable {
         } catch {
             // The error already says whether the budget stopped the read; the ROLLBACK must run regardless, or
             // the connection would stay inside this transaction for the next read.
-            let movesToReaderThread = connection.workBudget.exhaustion == .callerWork
             connection.resetWorkBudget()
             if connection.isInTransaction { _ = try? connection.run("ROLLBACK") }
-            if movesToReaderThread { throw MovesToReaderThread() }
             if ticket.isCancelled, (error as? StoreError)?.sqliteCode == .interrupt { throw CancellationError() }
             throw error
         }
     }
 
-    /// The slot's connection, made the calling thread's (the caller holds the slot's lock).
     private func connection(in slot: Slot) throws -> SQLiteConnection {
-        if let connection = slot.connection {
-            connection.moveToCurrentThread()
-            return connection
-        }
+        if let connection = slot.connection { return connection }
         let connection = try SQLiteConnection(
             path: configuration.path, readOnly: true,
             busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds),
@@ -118,9 +81,6 @@ final class SQLiteReaderPool: SQLReaderPool, @unchecked Sendable {
         slot.connection = connection
         return connection
     }
-
-    /// A read on its caller's thread went past ``callerWorkLimit``.
-    private struct MovesToReaderThread: Error {}
 
     /// One thread's connection, opened on first use.
     private final class Slot {

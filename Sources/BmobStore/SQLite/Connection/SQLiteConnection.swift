@@ -6,13 +6,10 @@ import Glibc
 import Darwin
 #endif
 
-/// One SQLite connection handle, confined to one thread at a time: the one that opened it, or the one that took
-/// it over (``moveToCurrentThread()``).
+/// One SQLite connection handle, confined to the thread that opened it.
 ///
-/// The store opens the writer connection on the writer thread and each reader connection on the first thread
-/// that reads with it; a reader connection moves to whichever thread holds its slot's lock
-/// (``ReaderThreads``). Every use checks that it runs on its thread (a wrong-thread use is a programmer error
-/// and traps).
+/// The store opens the writer connection on the writer thread and each reader connection on its pool
+/// thread, and every use checks that it runs there (a wrong-thread use is a programmer error and traps).
 /// Connections use SQLite's multi-thread mode (`SQLITE_OPEN_NOMUTEX`): confinement replaces SQLite's mutex.
 /// Statements are prepared once and cached by SQL text; values are always bound, never interpolated.
 /// Every connection carries the query functions of ``SQLiteFunctions`` (`bmob_distance`, `bmob_regexp`) and a
@@ -20,7 +17,7 @@ import Darwin
 /// connection also stops any read that does more work than ``StoreWorkLimits/queryWork``.
 final class SQLiteConnection {
     private var handle: OpaquePointer?
-    private var owner: pthread_t
+    private let owner: pthread_t
     /// The work of the current read or write job; reset with ``SQLiteWorkBudget/reset()`` before each.
     let workBudget: SQLiteWorkBudget
     /// Above 256 cached statements the cache is emptied; it only fills with per-class statements.
@@ -191,12 +188,6 @@ final class SQLiteConnection {
         let statement = SQLiteStatement(prepared, sql: sql, budget: workBudget)
         statements.insert(statement, for: sql)
         return statement
-    }
-
-    /// Makes the calling thread the connection's own. The caller holds what confines the connection (a reader
-    /// slot's lock), so no other thread uses it until that is released.
-    func moveToCurrentThread() {
-        owner = pthread_self()
     }
 
     private func checkedHandle() -> OpaquePointer {

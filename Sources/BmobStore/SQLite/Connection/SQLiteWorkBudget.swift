@@ -15,9 +15,6 @@ final class SQLiteWorkBudget {
         case regexSteps
         /// The read took more than its query limit.
         case queryWork
-        /// A read on a caller's thread took more than ``callerLimit``: not an error, the read runs again on a
-        /// reader thread with its whole budget.
-        case callerWork
     }
 
     /// SQLite instructions between two progress-handler calls; each call charges this many.
@@ -27,9 +24,6 @@ final class SQLiteWorkBudget {
     let regexStepLimit: Int
     /// The per-read limit; `Int.max` on the writer, whose jobs are not limited.
     let queryWorkLimit: Int
-    /// The lower limit of a read run on its caller's thread (``SQLiteReaderPool/runOnCaller(ticket:_:)``),
-    /// `nil` on a reader thread; ``reset()`` keeps it.
-    var callerLimit: Int?
     /// Steps charged since ``reset()``.
     private(set) var used = 0
     /// Set when a limit was reached.
@@ -52,10 +46,6 @@ final class SQLiteWorkBudget {
     func chargeInstructions() -> Bool {
         guard exhaustion == nil else { return false }
         add(Int(Self.progressInterval))
-        if let callerLimit, used > callerLimit {
-            exhaustion = .callerWork
-            return false
-        }
         guard used <= queryWorkLimit else {
             exhaustion = .queryWork
             return false
@@ -65,7 +55,7 @@ final class SQLiteWorkBudget {
 
     /// How many steps the next `$regex` evaluation may take: its own limit, or what is left of the read's.
     var regexStepAllowance: Int {
-        min(regexStepLimit, max(0, min(queryWorkLimit, callerLimit ?? .max) - used))
+        min(regexStepLimit, max(0, queryWorkLimit - used))
     }
 
     /// Charges an evaluation run with ``regexStepAllowance``; `false` when it ran out of steps or the read is
@@ -73,11 +63,7 @@ final class SQLiteWorkBudget {
     func charge(_ evaluation: RegexEvaluation, allowance: Int) -> Bool {
         add(evaluation.steps)
         if evaluation.exceededStepLimit {
-            exhaustion = allowance >= regexStepLimit ? .regexSteps : callerLimit != nil ? .callerWork : .queryWork
-            return false
-        }
-        if let callerLimit, used > callerLimit {
-            exhaustion = .callerWork
+            exhaustion = allowance >= regexStepLimit ? .regexSteps : .queryWork
             return false
         }
         guard used <= queryWorkLimit else {
@@ -97,9 +83,6 @@ final class SQLiteWorkBudget {
                 "the query needs too much work: a $regex took more than \(regexStepLimit) steps on one value; "
                     + "use a simpler pattern (anchor it, avoid repeating groups that contain .*) or narrow the "
                     + "where so that it matches fewer or shorter values")
-        case .callerWork?:
-            // Never reaches a client: the read runs again on a reader thread.
-            return StoreError(.busy, "the read stopped on its caller's thread, to run on a reader thread")
         case .queryWork?:
             return StoreError.invalidQuery(
                 "the query needs too much work (more than \(queryWorkLimit) steps); narrow it with a more "

@@ -9,10 +9,6 @@ extension QueryRows {
             throw StoreError(.notFound, "class not found")
         }
         let sql = statement.sql
-        // `EXPLAIN QUERY PLAN` reads no table, so it never learns that the schema changed (an index made since):
-        // a statement that reads the schema makes SQLite reload it, and the plan is prepared anew.
-        _ = try connection.firstRow("SELECT 1 FROM sqlite_schema LIMIT 1") { _ in 0 }
-        connection.discardStatements()
         let details = try connection.rows("EXPLAIN QUERY PLAN " + sql, statement.arguments) { row in
             row.text(3) ?? ""
         }
