@@ -9,7 +9,8 @@
 # [seconds], and prints the user-space instructions per request (every thread of the server):
 #   get    GET /1/classes/Score/<id>, one of 2,000 seeded ids;
 #   query  where={"score":{"$lt":X}}&order=-score&limit=20;
-#   count  where={"score":{"$lt":X}}&count=1&limit=0.
+#   count  where={"score":{"$lt":X}}&count=1&limit=0;
+#   health GET /health, the HTTP floor (only when named).
 # Then the raw SQLite references (`bmob-bench sqlite-reads` on the server's own file, the same statements, bare
 # and with the response body rendered), also under callgrind: instructions per read are the difference between
 # two runs of different lengths, divided by the difference in reads.
@@ -68,6 +69,7 @@ files = {
     "get": [f"GET\t/1/classes/Score/{rng.choice(ids)}" for _ in range(2000)],
     "query": [f"GET\t/1/classes/Score?where={where(x)}&order=-score&limit=20" for x in thresholds],
     "count": [f"GET\t/1/classes/Score?where={where(x)}&count=1&limit=0" for x in thresholds],
+    "health": ["GET\t/health"],
 }
 for name, lines in files.items():
     with open(f"{work}/{name}.txt", "w") as out:
@@ -109,6 +111,7 @@ raw_instructions() {  # mode, reads in the short run, reads in the long run, [--
     echo $(((totals[1] - totals[0]) / ($3 - $2)))
 }
 for workload in "${workloads[@]}"; do
+    [ "$workload" = health ] && continue
     if [ "$workload" = count ]; then short=20 long=120; else short=1000 long=11000; fi
     echo "raw SQLite $workload: $(raw_instructions "$workload" $short $long) instructions per read," \
         "$(raw_instructions "$workload" $short $long --render) with the response body rendered"

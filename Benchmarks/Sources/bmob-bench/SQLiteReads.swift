@@ -150,27 +150,36 @@ enum SQLiteReads {
     private static func append(_ read: Statement, columnOffset: Int32, objectId: String, to body: inout [UInt8]) {
         let createdAt = sqlite3_column_int64(read.handle, columnOffset + 2)
         let updatedAt = sqlite3_column_int64(read.handle, columnOffset + 3)
-        let data = UnsafeRawBufferPointer(
-            start: sqlite3_column_blob(read.handle, columnOffset + 5),
-            count: Int(sqlite3_column_bytes(read.handle, columnOffset + 5)))
+        let data = bytes(read, column: columnOffset + 5)
         if data.count > 2 {
-            body.append(contentsOf: data.dropLast())
+            body.append(contentsOf: UnsafeBufferPointer(rebasing: data[..<(data.count - 1)]))
             body.append(UInt8(ascii: ","))
         } else {
             body.append(UInt8(ascii: "{"))
         }
-        body.append(contentsOf: #""createdAt":"#.utf8)
-        JSONValue.appendString(BmobDateFormat.format(millisecondsSince1970: createdAt), to: &body)
-        body.append(contentsOf: #","objectId":"#.utf8)
+        append(#""createdAt":"#, to: &body)
+        BmobDateFormat.appendJSONString(secondsSince1970: createdAt / 1000, to: &body)
+        append(#","objectId":"#, to: &body)
         JSONValue.appendString(objectId, to: &body)
-        body.append(contentsOf: #","updatedAt":"#.utf8)
-        JSONValue.appendString(BmobDateFormat.format(millisecondsSince1970: updatedAt), to: &body)
+        append(#","updatedAt":"#, to: &body)
+        BmobDateFormat.appendJSONString(secondsSince1970: updatedAt / 1000, to: &body)
         if sqlite3_column_type(read.handle, columnOffset + 4) != SQLITE_NULL {
-            body.append(contentsOf: #","ACL":"#.utf8)
-            body.append(contentsOf: UnsafeRawBufferPointer(
-                start: sqlite3_column_blob(read.handle, columnOffset + 4),
-                count: Int(sqlite3_column_bytes(read.handle, columnOffset + 4))))
+            append(#","ACL":"#, to: &body)
+            body.append(contentsOf: bytes(read, column: columnOffset + 4))
         }
         body.append(UInt8(ascii: "}"))
+    }
+
+    /// A column's bytes, valid until the statement steps again.
+    private static func bytes(_ read: Statement, column: Int32) -> UnsafeBufferPointer<UInt8> {
+        // The pointer first, then its length, as SQLite asks.
+        let start = sqlite3_column_blob(read.handle, column)
+        let count = Int(sqlite3_column_bytes(read.handle, column))
+        guard count > 0, let start else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    private static func append(_ text: StaticString, to body: inout [UInt8]) {
+        text.withUTF8Buffer { body.append(contentsOf: $0) }
     }
 }
