@@ -21,7 +21,8 @@ seconds="${1:-5}"
 shift || true
 workloads=("$@")
 [ "${#workloads[@]}" -gt 0 ] || workloads=(get query count)
-BMOB_STRICT=0 BMOB_EXCLUSIVITY=unchecked swift build -c release --product bmob >/dev/null
+bmob="${BMOB_BINARY:-.build/release/bmob}"  # BMOB_BINARY=… measures another build (an A/B)
+[ -n "${BMOB_BINARY:-}" ] || BMOB_STRICT=0 BMOB_EXCLUSIVITY=unchecked swift build -c release --product bmob >/dev/null
 BMOB_STRICT=0 BMOB_EXCLUSIVITY=unchecked swift build -c release --product bmob-bench >/dev/null
 work="$(mktemp -d)"
 server=""
@@ -31,13 +32,13 @@ cleanup() {
 }
 trap cleanup EXIT
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-.build/release/bmob apps create --data "$work/data" --name Bench --app-id benchapp --rest-key benchkey \
+"$bmob" apps create --data "$work/data" --name Bench --app-id benchapp --rest-key benchkey \
     --master-key benchmaster >/dev/null
 wait_up() {
     for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && return; sleep 0.2; done
     echo "read_instructions.sh: the server did not start" >&2; cat "$work/server.log" >&2; exit 1
 }
-.build/release/bmob serve --port "$port" --loops 1 --data "$work/data" --log-level error >"$work/server.log" 2>&1 &
+"$bmob" serve --port "$port" --loops 1 --data "$work/data" --log-level error >"$work/server.log" 2>&1 &
 server=$!
 wait_up
 python3 - "$port" "$work" <<'PY'
@@ -77,7 +78,7 @@ for name, lines in files.items():
 PY
 kill "$server" && wait "$server" 2>/dev/null || true
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
-    .build/release/bmob serve --port "$port" --loops 1 --data "$work/data" --log-level error >"$work/server.log" 2>&1 &
+    "$bmob" serve --port "$port" --loops 1 --data "$work/data" --log-level error >"$work/server.log" 2>&1 &
 server=$!
 wait_up
 wrk_run() {
