@@ -92,7 +92,7 @@ var targets: [Target] = [
     ),
 
     // Benchmarks: the raw SQLite reference and the realtime fan-out client that `make bench` runs beside the server.
-    .executableTarget(name: "bmob-bench", dependencies: ["CSQLite", "BmobIO", "BmobWire", "BmobCrypto"], path: "Benchmarks/Sources/bmob-bench"),
+    .executableTarget(name: "bmob-bench", dependencies: ["CSQLite", "BmobIO", "BmobWire", "BmobCrypto", "BmobStore"], path: "Benchmarks/Sources/bmob-bench"),
 
     .testTarget(name: "BmobCryptoTests", dependencies: ["BmobCrypto"]),
     .testTarget(name: "BmobWireTests", dependencies: ["BmobWire", "BmobCrypto", "BmobServerCodecs"]),

@@ -42,7 +42,7 @@ POCKETBASE_VERSION = "0.40.6"
 APP_ID, REST_KEY, MASTER_KEY = "benchapp", "benchkey", "benchmaster"
 PB_EMAIL, PB_PASSWORD = "bench@example.com", "bench-password-1"
 SCORE_RANGE = 100_000
-WORKLOADS = ("create", "get", "query")
+WORKLOADS = ("create", "get", "query", "count")
 FLOOR_CONNECTIONS = 4  # as many as a store's reader connections
 
 
@@ -127,11 +127,16 @@ class Bmob:
         if workload == "get":
             return f"GET\t/1/classes/Score/{value}"
         where = urllib.parse.quote(json.dumps({"score": {"$lt": value}}, separators=(",", ":")), safe="")
+        if workload == "count":
+            return f"GET\t/1/classes/Score?where={where}&count=1&limit=0"
         return f"GET\t/1/classes/Score?where={where}&order=-score&limit=20"
 
     def check_query(self, threshold):
         path = self.request_line("query", threshold).split("\t")[1]
         return [row["score"] for row in self.client.call("GET", path)["results"]]
+
+    def check_count(self, threshold):
+        return self.client.call("GET", self.request_line("count", threshold).split("\t")[1])["count"]
 
 
 class BmobPostgres(Bmob):
@@ -204,12 +209,18 @@ class PocketBase:
             return "POST\t/api/collections/create_bench/records\t" + value
         if workload == "get":
             return f"GET\t/api/collections/scores/records/{value}"
+        if workload == "count":
+            # PocketBase has no count-only request: its cheapest is one row of a page with the total.
+            return f"GET\t/api/collections/scores/records?filter=(score%3C{value})&perPage=1&skipTotal=0"
         return (f"GET\t/api/collections/scores/records?filter=(score%3C{value})"
                 f"&sort=-score&perPage=20&skipTotal=1")
 
     def check_query(self, threshold):
         path = self.request_line("query", threshold).split("\t")[1]
         return [row["score"] for row in self.client.call("GET", path)["items"]]
+
+    def check_count(self, threshold):
+        return self.client.call("GET", self.request_line("count", threshold).split("\t")[1])["totalItems"]
 
 
 def pocketbase_binary(explicit):
@@ -254,7 +265,8 @@ def request_files(workdir, servers, ids, rng, count=10_000):
     picks = [rng.randrange(len(ids[servers[0].name])) for _ in range(count)]
     files = {}
     for server in servers:
-        values = {"create": bodies, "get": [ids[server.name][i] for i in picks], "query": thresholds}
+        values = {"create": bodies, "get": [ids[server.name][i] for i in picks], "query": thresholds,
+                  "count": thresholds}
         for workload in WORKLOADS:
             path = os.path.join(workdir, f"{server.name}-{workload}.txt")
             write_requests(path, [server.request_line(workload, value) for value in values[workload]])
@@ -278,6 +290,15 @@ def wrk(server, requests_file, seconds, connections, capture=None):
     result["non2xx"] = int(non2xx.group(1)) if non2xx else 0
     result["socket_errors"] = sum(result[key] for key in ("connect", "read", "write", "timeout"))
     return result
+
+
+def bmob_database_file(workdir):
+    """The SQLite file of the benchmark's app in the plain bmob server's data directory."""
+    folder = os.path.join(workdir, "bmob-data", "apps", APP_ID)
+    names = [name for name in os.listdir(folder) if name.endswith(".sqlite")]
+    if len(names) != 1:
+        raise RuntimeError(f"expected one .sqlite file in {folder}, found {names}")
+    return os.path.join(folder, names[0])
 
 
 def cluster_pids(environment):
@@ -348,6 +369,20 @@ def raw_sqlite(binary, path, seconds, journal=False):
             "p50_us": result["p50_us"], "p99_us": result["p99_us"], "p999_us": result["p999_us"]}
 
 
+def raw_read(binary, path, mode, seconds, render):
+    """`bmob-bench sqlite-reads` on bmob's own database file, pinned to CPU 0: CPU per read."""
+    command = ["taskset", "-c", "0", binary, "sqlite-reads", "--path", path, "--mode", mode, "--seconds", str(seconds)]
+    if render:
+        command.append("--render")
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{' '.join(command)} failed")
+    result = json.loads(output)
+    return {"rps": result["reads_per_s"], "cpu_us": (usage.ru_utime + usage.ru_stime) * 1e6 / result["reads"]}
+
+
 def postgres_cpu(server):
     """CPU seconds of a cluster: the postmaster, the children it reaped (pgbench's backends, once they exit) and
     the children still running."""
@@ -413,11 +448,15 @@ def ratio_line(label, value, cpu_value, target):
     return f"| {label} | {value:.2f}× | {cpu_value:.2f}× | {target_text} | {verdict} |"
 
 
-def write_report(path, rows, raw, floor, ratios, args, seed_seconds, failures):
-    labels = {"create": "create", "get": "get by id", "query": "indexed query"}
+RAW_READ_LABELS = {"get": "raw SQLite primary-key read", "query": "raw SQLite indexed read of 20 rows",
+                   "count": "raw SQLite indexed count"}
+
+
+def write_report(path, rows, raw, raw_reads, floor, ratios, args, seed_seconds, failures):
+    labels = {"create": "create", "get": "get by id", "query": "indexed query", "count": "count with where"}
     table = ["| workload | server | requests/s | CPU per request | p50 | p99 | non-2xx / socket errors |",
              "|---|---|---:|---:|---:|---:|---:|"]
-    for workload in ("create", "get", "query"):
+    for workload in ("create", "get", "query", "count"):
         for name, label in (("bmob", "bmob serve"), ("bmob-pg", "bmob serve, PostgreSQL (its CPU counted)"),
                             ("pocketbase", f"PocketBase {POCKETBASE_VERSION}")):
             row = rows[name, workload]
@@ -431,16 +470,31 @@ def write_report(path, rows, raw, floor, ratios, args, seed_seconds, failures):
                 table.append(f"| {labels[workload]} | {label} | {r['rps']:,.0f} | "
                              f"{r['cpu_us']:,.1f} µs | "
                              f"{fmt_us(r['p50_us'])} | {fmt_us(r['p99_us'])} | — |")
+        for render in (False, True):
+            if (workload, render) in raw_reads:
+                r = raw_reads[workload, render]
+                label = RAW_READ_LABELS[workload] + (" + rendering the response body" if render else "")
+                table.append(f"| {labels[workload]} | {label} | {r['rps']:,.0f} | {r['cpu_us']:,.2f} µs | — | — | — |")
     ratio_table = ["| ratio (medians) | by requests/s | by CPU per request | target (requests/s) | |",
                    "|---|---:|---:|---:|---|",
                    ratio_line("create: bmob / PocketBase", ratios["create_pb"], ratios["create_pb_cpu"], 10),
                    ratio_line("create: bmob / raw SQLite single-row inserts", ratios["create_raw"],
                               ratios["create_raw_cpu"], 0.8),
-                   ratio_line("indexed query: bmob / PocketBase", ratios["query_pb"], ratios["query_pb_cpu"], 5),
-                   ratio_line("get by id: bmob / PocketBase", ratios["get_pb"], ratios["get_pb_cpu"], None)]
+                   ratio_line("get by id: bmob / PocketBase", ratios["get_pb"], ratios["get_pb_cpu"], 10),
+                   ratio_line("indexed query: bmob / PocketBase", ratios["query_pb"], ratios["query_pb_cpu"], 10),
+                   ratio_line("count with where: bmob / PocketBase", ratios["count_pb"], ratios["count_pb_cpu"], None)]
+    health = rows.get(("bmob", "health"))
+    floor_get = raw_reads["get", True]["cpu_us"]
+    get_floor_text = (
+        f"A get by id costs bmob {rows['bmob', 'get']['cpu_us']:,.1f} µs of CPU against {floor_get:,.2f} µs for the raw "
+        f"primary-key read with its rendering (target: within 2×, so {2 * floor_get:,.2f} µs"
+        + (f"; `GET /health` alone, the HTTP floor, costs {health['cpu_us']:,.1f} µs in the same run, so the floor under a "
+           f"get is {health['cpu_us'] + floor_get:,.1f} µs)." if health else ").")
+        + " The raw references run one autocommit statement on one connection in a loop (`bmob-bench sqlite-reads` on"
+        " bmob's own database file, pinned to CPU 0 in the same rounds): no HTTP, no transaction, no thread hop.")
     pg_table = ["| ratio (medians) | by requests/s | by CPU per request | target (CPU per request) | |",
                 "|---|---:|---:|---:|---|"]
-    for workload, target in (("create", 3), ("query", 3), ("get", None)):
+    for workload, target in (("create", 3), ("query", 3), ("get", None), ("count", None)):
         value = ratios[f"pg_{workload}_pb_cpu"]
         verdict_text = "—" if target is None else ("met" if value >= target else
                                                   f"**missed** ({value / target:.0%} of the target)")
@@ -455,7 +509,9 @@ def write_report(path, rows, raw, floor, ratios, args, seed_seconds, failures):
     missed = [name for name, value, target in (
         ("create ≥ 10× PocketBase", ratios["create_pb"], 10),
         ("create ≥ 0.8× raw SQLite", ratios["create_raw"], 0.8),
-        ("query ≥ 5× PocketBase", ratios["query_pb"], 5),
+        ("get by id ≥ 10× PocketBase", ratios["get_pb"], 10),
+        ("get by id within 2× of the raw read with rendering (CPU)", 2 * floor_get / rows["bmob", "get"]["cpu_us"], 1),
+        ("query ≥ 10× PocketBase", ratios["query_pb"], 10),
         ("PostgreSQL create ≥ 3× PocketBase per CPU", ratios["pg_create_pb_cpu"], 3),
         ("PostgreSQL query ≥ 3× PocketBase per CPU", ratios["pg_query_pb_cpu"], 3)) if value < target]
     verdict = ("**Every target is met.**" if not missed else
@@ -466,7 +522,7 @@ def write_report(path, rows, raw, floor, ratios, args, seed_seconds, failures):
             f"- {server} {workload}:\n\n  ```\n  " + text.replace("\n", "\n  ") + "\n  ```"
             for (server, workload), text in sorted(failures.items())) + "\n"
     section = f"""<!-- bench:data:start -->
-## Data API — create, get by id, indexed query, against PocketBase and raw SQLite
+## Data API — create, get by id, indexed query, count, against PocketBase and raw SQLite
 
 `make bench` ({time.strftime('%Y-%m-%d')}): {args.rows:,} identical records seeded into each server (`name` text,
 `score` a number from 0 to {SCORE_RANGE - 1:,}, an index on `score`; seeding took {seed_seconds['bmob']:.0f} s for bmob through
@@ -483,11 +539,15 @@ second line also appends a `__journal` row inside `BEGIN IMMEDIATE`/`SAVEPOINT`,
 - indexed query: bmob `where={{"score":{{"$lt":X}}}}&order=-score&limit=20`, PocketBase
   `filter=(score<X)&sort=-score&perPage=20&skipTotal=1`, X drawn from 1,000 values in
   {SCORE_RANGE // 10:,}…{SCORE_RANGE - 1:,} (`$lt` rather than `$gt`, so that each request returns a different page
-  of 20 instead of the same top 20).
+  of 20 instead of the same top 20);
+- count with where: bmob `where={{"score":{{"$lt":X}}}}&count=1&limit=0`, PocketBase (which has no count-only
+  request) `filter=(score<X)&perPage=1&skipTotal=0`, the same X.
 
 {chr(10).join(table)}
 
 {chr(10).join(ratio_table)}
+
+{get_floor_text}
 
 On PostgreSQL (`bmob serve --database`, a cluster of its own with durable settings, pinned to CPU 0 with the
 server, so one core serves both; CPU per request counts the server and every PostgreSQL process):
@@ -551,8 +611,11 @@ def main():
             answers = [server.check_query(threshold) for server in servers]
             if any(answer != answers[0] for answer in answers) or len(answers[0]) != 20:
                 raise RuntimeError(f"the servers answer the query for {threshold} differently: {answers}")
+            counts = [server.check_count(threshold) for server in servers]
+            if any(count != counts[0] for count in counts):
+                raise RuntimeError(f"the servers count the rows below {threshold} differently: {counts}")
         for server in servers:  # warm up: caches, JIT-free but page cache and allocator
-            for workload in ("get", "query", "create"):
+            for workload in ("get", "query", "count", "create"):
                 wrk(server, files[server.name, workload], 2, args.connections)
         raw_path = os.path.join(args.workdir, "raw.sqlite")
         raw_journal_path = os.path.join(args.workdir, "raw-journal.sqlite")
@@ -561,19 +624,32 @@ def main():
                 if os.path.exists(stale + suffix):
                     os.unlink(stale + suffix)
         results = {(server.name, workload): [] for server in servers for workload in WORKLOADS}
+        results["bmob", "health"] = []
+        raw_read_results = {(mode, render): [] for mode in ("get", "query", "count") for render in (False, True)}
+        bmob_file = bmob_database_file(args.workdir)
+        health_file = os.path.join(args.workdir, "health.txt")
+        write_requests(health_file, ["GET\t/health"])
         raw_results = {"plain": [], "journal": []}
         floor_results = {"select": [], "transaction": []}
         postgres = next(server for server in servers if isinstance(server, BmobPostgres))
         failures = {}
         for round_number in range(args.rounds):
             order = servers if round_number % 2 == 0 else servers[::-1]
-            for workload in ("get", "query", "create"):
+            for workload in ("get", "query", "count", "create"):
                 for server in order:
                     row = measure(server, workload, files[server.name, workload], args, failures)
                     results[server.name, workload].append(row)
                     print(f"round {round_number + 1} {workload:6} {server.label:10}: {row['rps']:9,.0f} req/s, "
                           f"{row['cpu_us']:7.1f} µs CPU/request, p50 {fmt_us(row['p50_us'])}, "
                           f"p99 {fmt_us(row['p99_us'])}, errors {row['errors']}", flush=True)
+            row = measure(servers[0], "health", health_file, args, failures)
+            results["bmob", "health"].append(row)
+            print(f"round {round_number + 1} health {servers[0].label:10}: {row['cpu_us']:7.1f} µs CPU/request", flush=True)
+            for (mode, render), runs in raw_read_results.items():
+                row = raw_read(args.bench, bmob_file, mode, args.raw_seconds, render)
+                runs.append(row)
+                print(f"round {round_number + 1} raw SQLite {mode:5} {'rendered' if render else 'bare':8}: "
+                      f"{row['rps']:9,.0f} reads/s, {row['cpu_us']:7.2f} µs CPU/read", flush=True)
             for key, path in (("plain", raw_path), ("journal", raw_journal_path)):
                 row = raw_sqlite(args.bench, path, args.raw_seconds, journal=key == "journal")
                 raw_results[key].append(row)
@@ -585,12 +661,15 @@ def main():
                       f"{row['cpu_us']:7.1f} µs PostgreSQL CPU/query", flush=True)
         rows = {key: median_rows(runs) for key, runs in results.items()}
         raw = {key: median_rows(runs) for key, runs in raw_results.items()}
+        raw_reads = {key: median_rows(runs) for key, runs in raw_read_results.items()}
         floor = {key: median_rows(runs) for key, runs in floor_results.items()}
         ratios = {
             "create_pb": rows["bmob", "create"]["rps"] / rows["pocketbase", "create"]["rps"],
             "create_raw": rows["bmob", "create"]["rps"] / raw["plain"]["rps"],
             "query_pb": rows["bmob", "query"]["rps"] / rows["pocketbase", "query"]["rps"],
             "get_pb": rows["bmob", "get"]["rps"] / rows["pocketbase", "get"]["rps"],
+            "count_pb": rows["bmob", "count"]["rps"] / rows["pocketbase", "count"]["rps"],
+            "count_pb_cpu": rows["pocketbase", "count"]["cpu_us"] / rows["bmob", "count"]["cpu_us"],
             "create_pb_cpu": rows["pocketbase", "create"]["cpu_us"] / rows["bmob", "create"]["cpu_us"],
             "create_raw_cpu": raw["plain"]["cpu_us"] / rows["bmob", "create"]["cpu_us"],
             "query_pb_cpu": rows["pocketbase", "query"]["cpu_us"] / rows["bmob", "query"]["cpu_us"],
@@ -605,10 +684,12 @@ def main():
             with open(args.json, "w") as handle:
                 json.dump({"rounds": {f"{name}/{workload}": runs for (name, workload), runs in results.items()},
                            "raw": raw_results, "postgres_alone": floor_results, "ratios": ratios,
+                           "raw_reads": {f"{mode}/{'rendered' if render else 'bare'}": runs
+                                         for (mode, render), runs in raw_read_results.items()},
                            "failures": {f"{name}/{workload}": text for (name, workload), text in failures.items()}},
                           handle, indent=1)
         if args.report:
-            write_report(args.report, rows, raw, floor, ratios, args, seed_seconds, failures)
+            write_report(args.report, rows, raw, raw_reads, floor, ratios, args, seed_seconds, failures)
     finally:
         for server in servers:
             server.process.send_signal(signal.SIGTERM)

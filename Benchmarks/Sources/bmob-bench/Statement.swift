@@ -60,6 +60,11 @@ final class Statement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Makes the statement ready to run again, keeping its bindings.
+    func reset() {
+        sqlite3_reset(handle)
+    }
+
     func text(_ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         return String(cString: bytes)

@@ -1,6 +1,8 @@
 // bmob-bench: the measuring tools that `make bench` runs beside `bmob serve`.
 //
 //   bmob-bench sqlite-inserts …   raw SQLite single-row inserts (the data API benchmark's reference)
+//   bmob-bench sqlite-reads …     raw SQLite primary-key and indexed range reads, with or without rendering (the
+//                                 read path's references)
 //   bmob-bench fanout …           realtime fan-out over socket.io 0.9 WebSockets (the realtime benchmark)
 //   bmob-bench channel-fanout …   the same over Pusher-protocol channels (the channels benchmark)
 //   bmob-bench fanout-floor-send … / fanout-floor-receive …
@@ -12,6 +14,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "sqlite-inserts":
     SQLiteInserts.run(SQLiteInserts.parseOptions(arguments))
+case "sqlite-reads":
+    SQLiteReads.run(SQLiteReads.parseOptions(arguments))
 case "fanout":
     FanoutBenchmark.main(Array(arguments.dropFirst()), channels: false)
 case "channel-fanout":
@@ -25,5 +29,5 @@ case "files-upload":
 case "live-queries":
     LiveQueryBenchmark.main(Array(arguments.dropFirst()))
 default:
-    fail("usage: bmob-bench sqlite-inserts … | bmob-bench fanout … | bmob-bench channel-fanout … | bmob-bench fanout-floor-send … | bmob-bench fanout-floor-receive … | bmob-bench files-upload … | bmob-bench live-queries … (see Benchmarks/Sources/bmob-bench)")
+    fail("usage: bmob-bench sqlite-inserts … | bmob-bench sqlite-reads … | bmob-bench fanout … | bmob-bench channel-fanout … | bmob-bench fanout-floor-send … | bmob-bench fanout-floor-receive … | bmob-bench files-upload … | bmob-bench live-queries … (see Benchmarks/Sources/bmob-bench)")
 }

@@ -18,6 +18,8 @@ package enum OperationResult: Sendable {
     case done
     /// One object as the caller may see it.
     case object(JSONValue)
+    /// One object as the caller may see it, as JSON text (spliced from the stored fields).
+    case objectJSON([UInt8])
     /// A find's JSON text, `{"results":[…]}` plus `"count"` when asked; `countOnly` for a count without rows
     /// (`limit` 0), which the native door answers as `{"count":n}`.
     case found([UInt8], countOnly: Bool)

@@ -64,6 +64,11 @@ package struct OperationRunner: Sendable {
         case .create(let className, let body):
             return try await create(className: className, body: body, context: context)
         case .get(let className, let objectId, let include, let keys):
+            if let json = try await objects.storedJSON(
+                className: className, objectId: objectId, include: include, keys: keys, context: context)
+            {
+                return .objectJSON(json)
+            }
             return .object(
                 try await objects.get(
                     className: className, objectId: objectId, include: include, keys: keys, context: context))

@@ -11,6 +11,10 @@ package protocol StoreCoreReadTransaction {
     /// - Throws: ``StoreError`` (``StoreError/Code/invalidClassName`` for a bad name).
     func fetch(className: String, objectId: String) throws -> StoredObject?
 
+    /// Like ``fetch(className:objectId:)``, but the object's fields stay the JSON text the store holds.
+    /// - Throws: ``StoreError`` (``StoreError/Code/invalidClassName`` for a bad name).
+    func fetchDocument(className: String, objectId: String) throws -> StoredDocument?
+
     /// How many objects the class holds (0 for a class that does not exist).
     /// - Throws: ``StoreError``.
     func count(className: String) throws -> Int

@@ -15,26 +15,51 @@ package enum BmobDateFormat {
         }
         // Every response carries several dates: write the 19 bytes directly rather than through interpolation.
         return String(unsafeUninitializedCapacity: 19) { buffer in
-            func put(_ value: Int, _ width: Int, at offset: Int) {
-                var value = value
-                for position in stride(from: offset + width - 1, through: offset, by: -1) {
-                    buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
-                    value /= 10
-                }
-            }
-            put(year, 4, at: 0)
-            buffer[4] = UInt8(ascii: "-")
-            put(month, 2, at: 5)
-            buffer[7] = UInt8(ascii: "-")
-            put(day, 2, at: 8)
-            buffer[10] = UInt8(ascii: " ")
-            put(secondOfDay / 3600, 2, at: 11)
-            buffer[13] = UInt8(ascii: ":")
-            put(secondOfDay / 60 % 60, 2, at: 14)
-            buffer[16] = UInt8(ascii: ":")
-            put(secondOfDay % 60, 2, at: 17)
+            write(year: year, month: month, day: day, secondOfDay: secondOfDay, into: buffer)
             return 19
         }
+    }
+
+    /// Appends `format(secondsSince1970:offsetSeconds:)` as a JSON string, quotes included: what responses
+    /// need, without making a `String` and scanning it for characters to escape (a date has none).
+    package static func appendJSONString(secondsSince1970 seconds: Int64, offsetSeconds: Int = 0, to bytes: inout [UInt8]) {
+        let local = seconds + Int64(offsetSeconds)
+        let days = floorDivide(local, 86_400)
+        let secondOfDay = Int(local - days * 86_400)
+        let (year, month, day) = civilDate(daysSince1970: days)
+        guard (0...9999).contains(year) else {
+            JSONValue.appendString(format(secondsSince1970: seconds, offsetSeconds: offsetSeconds), to: &bytes)
+            return
+        }
+        let start = bytes.count
+        bytes.append(contentsOf: #""0000-00-00 00:00:00""#.utf8)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            write(
+                year: year, month: month, day: day, secondOfDay: secondOfDay,
+                into: UnsafeMutableBufferPointer(rebasing: buffer[(start + 1)..<(start + 20)]))
+        }
+    }
+
+    /// The 19 bytes of `YYYY-MM-DD HH:MM:SS` into `buffer` (a year of 0…9999).
+    private static func write(year: Int, month: Int, day: Int, secondOfDay: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        func put(_ value: Int, _ width: Int, at offset: Int) {
+            var value = value
+            for position in stride(from: offset + width - 1, through: offset, by: -1) {
+                buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+        }
+        put(year, 4, at: 0)
+        buffer[4] = UInt8(ascii: "-")
+        put(month, 2, at: 5)
+        buffer[7] = UInt8(ascii: "-")
+        put(day, 2, at: 8)
+        buffer[10] = UInt8(ascii: " ")
+        put(secondOfDay / 3600, 2, at: 11)
+        buffer[13] = UInt8(ascii: ":")
+        put(secondOfDay / 60 % 60, 2, at: 14)
+        buffer[16] = UInt8(ascii: ":")
+        put(secondOfDay % 60, 2, at: 17)
     }
 
     /// Parses the date forms Bmob clients send into milliseconds since 1970 UTC:

@@ -9,6 +9,8 @@ package enum NativeResultEncoder {
         switch result {
         case .signedUp(let login), .loggedIn(let login, _):
             return RESTResultEncoder.rendered(login, context).jsonBytes
+        case .objectJSON(let bytes):
+            return bytes
         case .found(let bytes, let countOnly):
             guard countOnly, let count = (try? JSONParser.parse(bytes))?["count"] else { return bytes }
             return JSONValue.object(["count": count]).jsonBytes

@@ -16,7 +16,7 @@ package enum RESTResultEncoder {
             var body: [UInt8] = []
             body.reserveCapacity(64)
             body.append(contentsOf: #"{"createdAt":"#.utf8)
-            JSONValue.appendString(context.renderer.date(object.createdAt), to: &body)
+            context.renderer.appendDate(object.createdAt, to: &body)
             body.append(contentsOf: #","objectId":"#.utf8)
             JSONValue.appendString(object.objectId, to: &body)
             body.append(UInt8(ascii: "}"))
@@ -29,7 +29,7 @@ package enum RESTResultEncoder {
             return response
         case .loggedIn(_, let answersCreated):
             return .json(body(result, context: context), status: answersCreated ? .created : .ok)
-        case .found(let bytes, _):
+        case .found(let bytes, _), .objectJSON(let bytes):
             return .json(bytes: bytes)
         case .batch(let results):
             return .json(.array(results.map { element(of: $0, context: context) }))
@@ -58,6 +58,8 @@ package enum RESTResultEncoder {
             return value
         case .found(let bytes, _):
             return (try? JSONParser.parse(bytes)) ?? ["results": []]
+        case .objectJSON(let bytes):
+            return (try? JSONParser.parse(bytes)) ?? [:]
         case .batch(let results):
             return .array(results.map { element(of: $0, context: context) })
         case .sessionCheck(let valid):

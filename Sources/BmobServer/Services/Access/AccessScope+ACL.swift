@@ -14,6 +14,14 @@ extension AccessScope {
         allows("read", acl)
     }
 
+    /// ``canRead(_:)`` for an ACL kept as the JSON text the store holds (`nil` for none): parsed only when the
+    /// scope is not the master key's. Text that does not parse reads as an ACL that grants nothing.
+    package func canRead(aclJSON: [UInt8]?) -> Bool {
+        guard case .grantees = self, let aclJSON else { return true }
+        guard let acl = try? JSONParser.parse(aclJSON) else { return false }
+        return canRead(acl)
+    }
+
     /// Whether an object with this ACL may be changed or deleted: no ACL means public.
     package func canWrite(_ acl: JSONValue?) -> Bool {
         allows("write", acl)

@@ -36,8 +36,11 @@ public struct CloudData: Sendable {
     /// The object `objectId` of `className` with its system fields.
     public func get(_ className: String, objectId: String) async throws -> [String: JSONValue] {
         let result = try await run(.get(className: className, objectId: objectId, include: [], keys: nil))
-        guard case .object(.object(let object)) = result else { return [:] }
-        return object
+        switch result {
+        case .object(.object(let object)): return object
+        case .objectJSON(let bytes): return (try? JSONParser.parse(bytes))?.objectValue ?? [:]
+        default: return [:]
+        }
     }
 
     /// The objects of `className` that match `where` (a Bmob `where` object), in `order` (`"-score,name"`), at

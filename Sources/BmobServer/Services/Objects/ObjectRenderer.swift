@@ -21,6 +21,13 @@ package struct ObjectRenderer: Sendable {
         BmobDateFormat.format(secondsSince1970: Int64((Double(milliseconds) / 1000).rounded(.down)), offsetSeconds: offsetSeconds)
     }
 
+    /// ``date(_:)`` appended as a JSON string.
+    package func appendDate(_ milliseconds: Int64, to output: inout [UInt8]) {
+        BmobDateFormat.appendJSONString(
+            secondsSince1970: Int64((Double(milliseconds) / 1000).rounded(.down)), offsetSeconds: offsetSeconds,
+            to: &output)
+    }
+
     /// The object as a client sees it, optionally keeping only `keys` (system fields always stay).
     package func render(_ object: StoredObject, keys: Set<String>? = nil) -> [String: JSONValue] {
         var members: [String: JSONValue]

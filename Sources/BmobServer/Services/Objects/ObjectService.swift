@@ -176,6 +176,40 @@ package struct ObjectService: Sendable {
         }
     }
 
+    /// One object as clients see it, as JSON text spliced from the stored fields without parsing them: for a get
+    /// without `include` or `keys`, dates in UTC, and no user to redact (``get(className:objectId:include:keys:context:)``
+    /// answers the others). The fields come first, then the system fields, as in a find's results.
+    ///
+    /// - Returns: `nil` when the get needs ``get(className:objectId:include:keys:context:)``.
+    /// - Throws: ``BmobAPIError`` 101 when it does not exist.
+    package func storedJSON(
+        className: String, objectId: String, include: [String], keys: [String]?, context: AppContext
+    ) async throws -> [UInt8]? {
+        guard include.isEmpty, keys == nil, context.app.dateOffsetSeconds == 0 else { return nil }
+        try Self.validateClassName(className)
+        let scope = try await callers.caller(context).scope
+        guard className != UserService.className || scope == .master else { return nil }
+        let renderer = ObjectRenderer()
+        return try await Self.mapStoreErrors {
+            try await context.store.read { transaction in
+                try ClassPermissions.check(.get, className: className, scope: scope, transaction: transaction)
+                guard let document = try transaction.fetchDocument(className: className, objectId: objectId),
+                    scope.canRead(aclJSON: document.acl)
+                else {
+                    throw BmobAPIError.objectNotFound(objectId)
+                }
+                // Data the parser could not read back fails as it did when gets parsed it (a 500).
+                guard ObjectRenderer.nestingIsReadable(document.data) else {
+                    throw StoreError(.corrupt, "stored JSON is invalid")
+                }
+                var output: [UInt8] = []
+                output.reserveCapacity(document.data.count + (document.acl?.count ?? 0) + 96)
+                renderer.appendJSON(document, to: &output)
+                return output
+            }
+        }
+    }
+
     private static func topLevel(_ key: String) -> String {
         key.split(separator: ".", maxSplits: 1).first.map(String.init) ?? key
     }

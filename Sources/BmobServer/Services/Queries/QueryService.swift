@@ -69,24 +69,7 @@ package struct QueryService: Sendable {
         output.append(contentsOf: #"{"results":["#.utf8)
         for (position, document) in documents.enumerated() {
             if position > 0 { output.append(UInt8(ascii: ",")) }
-            let data = document.data
-            if data.count >= 2, data.first == UInt8(ascii: "{"), data.last == UInt8(ascii: "}") {
-                output.append(contentsOf: data[..<(data.count - 1)])
-                if data.count > 2 { output.append(UInt8(ascii: ",")) }
-            } else {
-                output.append(UInt8(ascii: "{"))
-            }
-            output.append(contentsOf: #""createdAt":"#.utf8)
-            JSONValue.string(renderer.date(document.createdAt)).appendJSON(to: &output)
-            output.append(contentsOf: #","objectId":"#.utf8)
-            JSONValue.string(document.objectId).appendJSON(to: &output)
-            output.append(contentsOf: #","updatedAt":"#.utf8)
-            JSONValue.string(renderer.date(document.updatedAt)).appendJSON(to: &output)
-            if let acl = document.acl {
-                output.append(contentsOf: #","ACL":"#.utf8)
-                output.append(contentsOf: acl)
-            }
-            output.append(UInt8(ascii: "}"))
+            renderer.appendJSON(document, to: &output)
         }
         output.append(UInt8(ascii: "]"))
         if let count {

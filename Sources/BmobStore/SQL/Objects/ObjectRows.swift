@@ -16,6 +16,20 @@ enum ObjectRows {
         }
     }
 
+    /// The row of `objectId` with its JSON columns kept as text (the same statement as ``fetch(_:_:objectId:)``).
+    static func fetchDocument(_ connection: some SQLStoreConnection, _ table: SQLTableName, objectId: String) throws
+        -> StoredDocument?
+    {
+        let sql = connection.classSQL.text(.select, for: table) {
+            "SELECT createdAt, updatedAt, acl, data FROM \($0) WHERE objectId = ?"
+        }
+        return try connection.firstRow(sql, [.text(objectId)]) { row in
+            StoredDocument(
+                objectId: objectId, createdAt: row.int64(0), updatedAt: row.int64(1), acl: row.withBytes(2) { Array($0) },
+                data: row.withBytes(3) { Array($0) } ?? Array("{}".utf8))
+        }
+    }
+
     /// Up to `limit` objects with an objectId above `objectId` (all when `nil`), by objectId: a class's objects a
     /// page at a time.
     static func page<Connection: SQLStoreConnection>(

@@ -30,6 +30,12 @@ final class SQLReadTransaction<Connection: SQLStoreConnection>: StoreReadTransac
         return try ifTableExists(table) { try ObjectRows.fetch(connection, table, objectId: objectId) } ?? nil
     }
 
+    func fetchDocument(className: String, objectId: String) throws -> StoredDocument? {
+        let table = try SQLTableName(className: className)
+        try checkUsable()
+        return try ifTableExists(table) { try ObjectRows.fetchDocument(connection, table, objectId: objectId) } ?? nil
+    }
+
     func count(className: String) throws -> Int {
         let table = try SQLTableName(className: className)
         try checkUsable()

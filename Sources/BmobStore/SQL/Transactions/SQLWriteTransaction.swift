@@ -38,6 +38,13 @@ final class SQLWriteTransaction<Connection: SQLStoreConnection>: StoreWriteTrans
         return try ObjectRows.fetch(connection, table, objectId: objectId)
     }
 
+    func fetchDocument(className: String, objectId: String) throws -> StoredDocument? {
+        let table = try SQLTableName(className: className)
+        checkActive()
+        guard catalog.contains(className) else { return nil }
+        return try ObjectRows.fetchDocument(connection, table, objectId: objectId)
+    }
+
     func count(className: String) throws -> Int {
         let table = try SQLTableName(className: className)
         checkActive()
