@@ -81,12 +81,7 @@ package struct BmobResponder: HTTPResponder {
     /// An answer for a request no route took: with its id, counted and logged under the route `-`.
     private func unmatched(_ request: HTTPRequest, _ response: HTTPResponse) -> HTTPResponse {
         var response = response
-        let requestId: String
-        if let supplied = request.headers["X-Request-Id"], RequestTrace.isSaneRequestId(supplied) {
-            requestId = supplied
-        } else {
-            requestId = server.requestIds.next()
-        }
+        let requestId = RequestTrace.requestId(of: request, server: server)
         response.headers.add(name: "X-Request-Id", value: requestId)
         finished(request, response, slot: metrics.unmatchedSlot, route: "-", requestId: requestId, app: nil, caller: "none")
         return response

@@ -31,11 +31,13 @@ package final class RequestTrace: @unchecked Sendable {
         self.method = request.method
         self.pattern = pattern
         self.server = server
-        if let supplied = request.headers["X-Request-Id"], Self.isSaneRequestId(supplied) {
-            requestId = supplied
-        } else {
-            requestId = server.requestIds.next()
-        }
+        requestId = Self.requestId(of: request, server: server)
+    }
+
+    /// The request's own `X-Request-Id` when it is sane, else a new one from the server's generator.
+    package static func requestId(of request: HTTPRequest, server: ServerContext) -> String {
+        if let supplied = request.headers["X-Request-Id"], isSaneRequestId(supplied) { return supplied }
+        return server.requestIds.next()
     }
 
     /// `METHOD pattern` of the route (`GET /1/classes/:className`), free of client data.
