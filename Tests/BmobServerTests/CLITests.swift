@@ -25,7 +25,7 @@ import Glibc
     /// Runs `bmob` with `arguments` to its end, on a thread of its own: a blocking wait on Swift's shared executor
     /// (two threads on two cores) would stall every in-process test server of the suite meanwhile.
     private func run(_ arguments: [String]) async throws -> Result {
-        try await withoutBlockingThePool { try Self.runBlocking(arguments) }
+        try await Self.runOnItsOwnThread(arguments)
     }
 
     static func runBlocking(_ arguments: [String]) throws -> Result {

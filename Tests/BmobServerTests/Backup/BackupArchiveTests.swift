@@ -6,13 +6,9 @@ import Testing
 
 /// Archives a restore must refuse, each with its reason, leaving the target folder untouched.
 @Suite struct BackupArchiveTests {
-    private func temporaryPath(_ label: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("bmob-\(label)-\(UUID().uuidString)").path
-    }
-
     /// A data folder with one app holding three objects and one stored file, and its backup.
     private func makeBackup() async throws -> (data: String, archive: String) {
-        let data = temporaryPath("archive-data")
+        let data = CLITests.temporaryPath("archive-data")
         _ = try AppRegistry(dataDirectory: data).create(name: "Demo", applicationId: "demo", now: 1)
         let store = try await SQLiteStore.open(.init(path: data + "/apps/demo/data.sqlite"))
         try await store.write(caller: nil) { transaction in
@@ -26,7 +22,7 @@ import Testing
         try Data("stored".utf8).write(to: URL(fileURLWithPath: data + "/files/2026/01/02/abc.txt"))
         try FileManager.default.createDirectory(atPath: data + "/files/.tmp", withIntermediateDirectories: true)
         try Data("in progress".utf8).write(to: URL(fileURLWithPath: data + "/files/.tmp/partial"))
-        let archive = temporaryPath("archive") + ".tar"
+        let archive = CLITests.temporaryPath("archive") + ".tar"
         let summary = try DataFolderBackup(dataDirectory: data).write(to: archive) { _ in }
         #expect(summary.databases == ["demo"])
         #expect(summary.fileCount == 1)
@@ -51,13 +47,13 @@ import Testing
             bytes += [UInt8](repeating: 0, count: (512 - content.count % 512) % 512)
         }
         bytes += [UInt8](repeating: 0, count: 1024)
-        let path = temporaryPath("handmade") + ".tar"
+        let path = CLITests.temporaryPath("handmade") + ".tar"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
 
     private func expectRefused(_ archive: String, containing reason: String) {
-        let target = temporaryPath("refused")
+        let target = CLITests.temporaryPath("refused")
         defer { try? FileManager.default.removeItem(atPath: target) }
         #expect {
             _ = try DataFolderRestore(archivePath: archive, dataDirectory: target, force: false).run { _ in }
@@ -71,7 +67,7 @@ import Testing
 
     @Test func aBackupRoundTripsAndLeavesUploadsInProgressOut() async throws {
         let (data, archive) = try await makeBackup()
-        let target = temporaryPath("roundtrip")
+        let target = CLITests.temporaryPath("roundtrip")
         defer { for path in [data, archive, target] { try? FileManager.default.removeItem(atPath: path) } }
         #expect(try FileManager.default.attributesOfItem(atPath: archive)[.posixPermissions] as? Int == 0o600)
         let summary = try DataFolderRestore(archivePath: archive, dataDirectory: target, force: false).run { _ in }
@@ -101,7 +97,7 @@ import Testing
         defer { for path in [data, archive] { try? FileManager.default.removeItem(atPath: path) } }
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: archive)))
 
-        let truncated = temporaryPath("truncated")
+        let truncated = CLITests.temporaryPath("truncated")
         try Data(bytes[..<(bytes.count / 2)]).write(to: URL(fileURLWithPath: truncated))
         defer { try? FileManager.default.removeItem(atPath: truncated) }
         expectRefused(truncated, containing: "truncated")
@@ -112,12 +108,12 @@ import Testing
         }
         let contentStart = try #require(database) + 512
         bytes[contentStart + 2000] ^= 0xFF
-        let damaged = temporaryPath("damaged")
+        let damaged = CLITests.temporaryPath("damaged")
         try Data(bytes).write(to: URL(fileURLWithPath: damaged))
         defer { try? FileManager.default.removeItem(atPath: damaged) }
         expectRefused(damaged, containing: "checksum")
 
-        let foreign = temporaryPath("foreign")
+        let foreign = CLITests.temporaryPath("foreign")
         try Data(#"{"results": []}"#.utf8 + [UInt8](repeating: 0x20, count: 600)).write(to: URL(fileURLWithPath: foreign))
         defer { try? FileManager.default.removeItem(atPath: foreign) }
         expectRefused(foreign, containing: "not a ustar archive")
@@ -129,7 +125,7 @@ import Testing
 
     @Test func aNonEmptyTargetNeedsForce() async throws {
         let (data, archive) = try await makeBackup()
-        let target = temporaryPath("occupied")
+        let target = CLITests.temporaryPath("occupied")
         defer { for path in [data, archive, target] { try? FileManager.default.removeItem(atPath: path) } }
         try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
         try Data("keep".utf8).write(to: URL(fileURLWithPath: target + "/mine.txt"))

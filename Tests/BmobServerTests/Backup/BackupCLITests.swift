@@ -15,37 +15,18 @@ import Glibc
     static let headers = [("X-Bmob-Application-Id", "backupdemo"), ("X-Bmob-REST-API-Key", "rk")]
     static let masterHeaders = [("X-Bmob-Application-Id", "backupdemo"), ("X-Bmob-Master-Key", "mk")]
 
-    private func run(_ arguments: [String]) async throws -> CLITests.Result {
-        try await withoutBlockingThePool { try CLITests.runBlocking(arguments) }
-    }
-
-    private func temporaryPath(_ label: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("bmob-\(label)-\(UUID().uuidString)").path
-    }
-
-    /// Starts `bmob serve` on `data` and returns it with its port.
-    private func serve(_ data: String) async throws -> (process: ChildProcess, port: Int) {
-        let (process, text) = try await withoutBlockingThePool { try CLITests.serve(["--port", "0", "--data", data]) }
-        let line = text.split(separator: "\n").first { $0.hasPrefix("listening on ") } ?? ""
-        guard let port = Int(line.split(separator: ":").last ?? "") else {
-            process.send(SIGKILL)
-            throw TestFailure("bmob serve did not start: \(text)")
-        }
-        return (process, port)
-    }
-
     @Test func backupWhileWritingKeepsEveryAcknowledgedWriteAndRestoresAServableFolder() async throws {
-        let data = temporaryPath("backup-data")
-        let restored = temporaryPath("backup-restored")
-        let archive = temporaryPath("backup") + ".tar"
+        let data = CLITests.temporaryPath("backup-data")
+        let restored = CLITests.temporaryPath("backup-restored")
+        let archive = CLITests.temporaryPath("backup") + ".tar"
         defer {
             for path in [data, restored, archive] { try? FileManager.default.removeItem(atPath: path) }
         }
-        let created = try await run([
+        let created = try await CLITests.runOnItsOwnThread([
             "apps", "create", "--data", data, "--name", "Backup", "--app-id", "backupdemo", "--rest-key", "rk", "--master-key", "mk",
         ])
         #expect(created.status == 0, "\(created.stderr)")
-        let server = try await serve(data)
+        let server = try await CLITests.serveOnFreePort(data)
         defer { server.process.send(SIGKILL) }
 
         let upload = try RawHTTPConnection(port: server.port)
@@ -92,7 +73,7 @@ import Glibc
         }
         // Everything acknowledged so far was acknowledged before the backup started.
         let beforeBackup = acknowledged.withLock { $0 }
-        let backup = try await run(["backup", "--data", data, "--to", archive])
+        let backup = try await CLITests.runOnItsOwnThread(["backup", "--data", data, "--to", archive])
         let duringBackup = acknowledged.withLock { $0.count }
         stop.withLock { $0 = true }
         try await writers.value
@@ -103,18 +84,18 @@ import Glibc
         #expect(await server.process.waitForExit() == .exited(0))
 
         // A second backup to the same name is refused rather than overwriting it.
-        #expect(try await run(["backup", "--data", data, "--to", archive]).status == 1)
+        #expect(try await CLITests.runOnItsOwnThread(["backup", "--data", data, "--to", archive]).status == 1)
 
-        let restore = try await run(["restore", "--from", archive, "--data", restored])
+        let restore = try await CLITests.runOnItsOwnThread(["restore", "--from", archive, "--data", restored])
         #expect(restore.status == 0, "\(restore.stdout) \(restore.stderr)")
         #expect(try SQLiteOnlineBackup.integrityProblems(path: restored + "/apps/backupdemo/data.sqlite") == [])
         // Restoring over the now non-empty folder needs --force.
-        let again = try await run(["restore", "--from", archive, "--data", restored])
+        let again = try await CLITests.runOnItsOwnThread(["restore", "--from", archive, "--data", restored])
         #expect(again.status == 1)
         #expect(again.stderr.contains("--force"))
-        #expect(try await run(["restore", "--from", archive, "--data", restored, "--force"]).status == 0)
+        #expect(try await CLITests.runOnItsOwnThread(["restore", "--from", archive, "--data", restored, "--force"]).status == 0)
 
-        let copy = try await serve(restored)
+        let copy = try await CLITests.serveOnFreePort(restored)
         defer { copy.process.send(SIGKILL) }
         let client = try RawHTTPConnection(port: copy.port)
         var restoredIds = Set<String>()
@@ -141,15 +122,15 @@ import Glibc
     }
 
     @Test func helpAndUsage() async throws {
-        let help = try await run(["help"])
+        let help = try await CLITests.runOnItsOwnThread(["help"])
         #expect(help.stdout.contains("backup") && help.stdout.contains("restore"))
-        #expect(try await run(["backup", "--help"]).stdout.contains("pg_dump"))
-        let postgres = try await run(["backup", "--data", "/tmp/x", "--to", "/tmp/y", "--database", "postgres://h/db"])
+        #expect(try await CLITests.runOnItsOwnThread(["backup", "--help"]).stdout.contains("pg_dump"))
+        let postgres = try await CLITests.runOnItsOwnThread(["backup", "--data", "/tmp/x", "--to", "/tmp/y", "--database", "postgres://h/db"])
         #expect(postgres.status == 2)
         #expect(postgres.stderr.contains("pg_dump"))
-        #expect(try await run(["restore", "--help"]).stdout.contains("--force"))
-        #expect(try await run(["backup", "--data", "/tmp/x"]).status == 2)
-        let noFolder = try await run(["backup", "--data", temporaryPath("none"), "--to", temporaryPath("none")])
+        #expect(try await CLITests.runOnItsOwnThread(["restore", "--help"]).stdout.contains("--force"))
+        #expect(try await CLITests.runOnItsOwnThread(["backup", "--data", "/tmp/x"]).status == 2)
+        let noFolder = try await CLITests.runOnItsOwnThread(["backup", "--data", CLITests.temporaryPath("none"), "--to", CLITests.temporaryPath("none")])
         #expect(noFolder.status == 1)
         #expect(noFolder.stderr.contains("apps.json"))
     }

@@ -13,26 +13,8 @@ import Glibc
 
 /// `bmob export` and `bmob import` run as operators run them, and the imported apps served by `bmob serve`.
 @Suite struct TransferCLITests {
-    private func run(_ arguments: [String]) async throws -> CLITests.Result {
-        try await withoutBlockingThePool { try CLITests.runBlocking(arguments) }
-    }
-
-    private func temporaryPath(_ label: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("bmob-\(label)-\(UUID().uuidString)").path
-    }
-
-    private func serve(_ data: String) async throws -> (process: ChildProcess, port: Int) {
-        let (process, text) = try await withoutBlockingThePool { try CLITests.serve(["--port", "0", "--data", data]) }
-        let line = text.split(separator: "\n").first { $0.hasPrefix("listening on ") } ?? ""
-        guard let port = Int(line.split(separator: ":").last ?? "") else {
-            process.send(SIGKILL)
-            throw TestFailure("bmob serve did not start: \(text)")
-        }
-        return (process, port)
-    }
-
     private func createApp(_ data: String, _ id: String) async throws {
-        let created = try await run(["apps", "create", "--data", data, "--name", id, "--app-id", id, "--rest-key", "rk-\(id)", "--master-key", "mk-\(id)"])
+        let created = try await CLITests.runOnItsOwnThread(["apps", "create", "--data", data, "--name", id, "--app-id", id, "--rest-key", "rk-\(id)", "--master-key", "mk-\(id)"])
         #expect(created.status == 0, "\(created.stderr)")
     }
 
@@ -58,14 +40,14 @@ import Glibc
     }
 
     @Test func exportImportExportIsEqualAndTheImportedAppServesItsUsersAndObjects() async throws {
-        let data = temporaryPath("transfer-data")
-        let first = temporaryPath("transfer-first")
-        let second = temporaryPath("transfer-second")
+        let data = CLITests.temporaryPath("transfer-data")
+        let first = CLITests.temporaryPath("transfer-first")
+        let second = CLITests.temporaryPath("transfer-second")
         defer { for path in [data, first, second] { try? FileManager.default.removeItem(atPath: path) } }
         try await createApp(data, "source")
         try await createApp(data, "target")
 
-        let server = try await serve(data)
+        let server = try await CLITests.serveOnFreePort(data)
         defer { server.process.send(SIGKILL) }
         let client = try RawHTTPConnection(port: server.port)
         let signup = try await request(client, "source", "POST", "/1/users", json: #"{"username":"alice","password":"s3cret!","age":30}"#)
@@ -90,7 +72,7 @@ import Glibc
         server.process.send(SIGTERM)
         #expect(await server.process.waitForExit() == .exited(0))
 
-        let export = try await run(["export", "--data", data, "--app", "source", "--to", first])
+        let export = try await CLITests.runOnItsOwnThread(["export", "--data", data, "--app", "source", "--to", first])
         #expect(export.status == 0, "\(export.stdout) \(export.stderr)")
         #expect(export.stdout.contains("Note  5"))
         let files = try exported(first)
@@ -101,30 +83,30 @@ import Glibc
         #expect(noteSchema?["classLevelPermissions"]?["delete"] == [:])
         #expect(noteSchema?["fields"]?["author"] == ["type": "Pointer", "targetClass": "_User"])
 
-        let imported = try await run(["import", "--data", data, "--app", "target", "--from", first])
+        let imported = try await CLITests.runOnItsOwnThread(["import", "--data", data, "--app", "target", "--from", first])
         #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
         #expect(imported.stdout.contains("Note  5"))
         #expect(!imported.stderr.contains("\r"))
 
-        let again = try await run(["export", "--data", data, "--app", "target", "--to", second])
+        let again = try await CLITests.runOnItsOwnThread(["export", "--data", data, "--app", "target", "--to", second])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try exported(second) == files)
 
         // A second import refuses the objects that exist, and says so.
-        let twice = try await run(["import", "--data", data, "--app", "target", "--from", first])
+        let twice = try await CLITests.runOnItsOwnThread(["import", "--data", data, "--app", "target", "--from", first])
         #expect(twice.status == 1)
         #expect(twice.stderr.contains("exists (pass --overwrite to replace it)"))
-        #expect(try await run(["import", "--data", data, "--app", "target", "--from", first, "--overwrite"]).status == 0)
+        #expect(try await CLITests.runOnItsOwnThread(["import", "--data", data, "--app", "target", "--from", first, "--overwrite"]).status == 0)
         // A user whose username another user of the app has is refused, not imported beside it.
-        let clash = temporaryPath("transfer-clash")
+        let clash = CLITests.temporaryPath("transfer-clash")
         defer { try? FileManager.default.removeItem(atPath: clash) }
         try FileManager.default.createDirectory(atPath: clash, withIntermediateDirectories: true)
         try Data(#"[{"objectId":"other1","username":"alice"}]"#.utf8).write(to: URL(fileURLWithPath: clash + "/_User.json"))
-        let clashed = try await run(["import", "--data", data, "--app", "target", "--from", clash])
+        let clashed = try await CLITests.runOnItsOwnThread(["import", "--data", data, "--app", "target", "--from", clash])
         #expect(clashed.status == 1)
         #expect(clashed.stderr.contains("the username 'alice' belongs to the existing user \(aliceId)"))
 
-        let copy = try await serve(data)
+        let copy = try await CLITests.serveOnFreePort(data)
         defer { copy.process.send(SIGKILL) }
         let served = try RawHTTPConnection(port: copy.port)
         let login = try await request(served, "target", "GET", "/1/login?username=alice&password=s3cret!")
@@ -138,8 +120,8 @@ import Glibc
     }
 
     @Test func aParseExportImportsAndItsBcryptUserLogsInAndIsRehashed() async throws {
-        let data = temporaryPath("parse-data")
-        let folder = temporaryPath("parse-export")
+        let data = CLITests.temporaryPath("parse-data")
+        let folder = CLITests.temporaryPath("parse-export")
         defer { for path in [data, folder] { try? FileManager.default.removeItem(atPath: path) } }
         try await createApp(data, "fromparse")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -163,12 +145,12 @@ import Glibc
                 """#,
         ]
         for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
-        let imported = try await run(["import", "--data", data, "--app", "fromparse", "--from", folder, "--format", "parse"])
+        let imported = try await CLITests.runOnItsOwnThread(["import", "--data", data, "--app", "fromparse", "--from", folder, "--format", "parse"])
         #expect(imported.status == 0, "\(imported.stdout) \(imported.stderr)")
         #expect(imported.stdout.contains("dropped _User._email_verify_token from 1 object(s)"))
         #expect(imported.stdout.contains("1 relation member(s)"))
 
-        let server = try await serve(data)
+        let server = try await CLITests.serveOnFreePort(data)
         defer { server.process.send(SIGKILL) }
         let client = try RawHTTPConnection(port: server.port)
         let wrong = try await request(client, "fromparse", "GET", "/1/login?username=bob&password=nope")
@@ -199,14 +181,14 @@ import Glibc
     }
 
     @Test func aBmobConsoleExportImportsWithItsDates() async throws {
-        let data = temporaryPath("console-data")
-        let folder = temporaryPath("console-export")
+        let data = CLITests.temporaryPath("console-data")
+        let folder = CLITests.temporaryPath("console-export")
         defer { for path in [data, folder] { try? FileManager.default.removeItem(atPath: path) } }
         try await createApp(data, "fromconsole")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data(#"[{"objectId":"a1b2c3d4e5","createdAt":"2019-03-04 05:06:07","updatedAt":"2019-03-05 05:06:07","score":9,"when":{"__type":"Date","iso":"2019-03-04 00:00:00"}}]"#.utf8)
             .write(to: URL(fileURLWithPath: folder + "/GameScore.json"))
-        let imported = try await run(["import", "--data", data, "--app", "fromconsole", "--from", folder, "--format", "bmob-console"])
+        let imported = try await CLITests.runOnItsOwnThread(["import", "--data", data, "--app", "fromconsole", "--from", folder, "--format", "bmob-console"])
         #expect(imported.status == 0, "\(imported.stderr)")
         let store = try await SQLiteStore.open(.init(path: data + "/apps/fromconsole/data.sqlite"))
         let object = try await store.read { try $0.fetch(className: "GameScore", objectId: "a1b2c3d4e5") }
@@ -218,35 +200,35 @@ import Glibc
 
     @Test(.enabled(if: TestPostgres.isSelected)) func exportAndImportWorkOnPostgreSQLToo() async throws {
         let (database, url) = try TestPostgres.makeDatabase()
-        let data = temporaryPath("pg-transfer-data")
-        let fixtures = temporaryPath("pg-transfer-fixtures")
-        let first = temporaryPath("pg-transfer-first")
-        let second = temporaryPath("pg-transfer-second")
+        let data = CLITests.temporaryPath("pg-transfer-data")
+        let fixtures = CLITests.temporaryPath("pg-transfer-fixtures")
+        let first = CLITests.temporaryPath("pg-transfer-first")
+        let second = CLITests.temporaryPath("pg-transfer-second")
         defer {
             for path in [data, fixtures, first, second] { try? FileManager.default.removeItem(atPath: path) }
             TestPostgres.dropDatabase(database)
         }
         for app in ["pgsource", "pgtarget"] {
-            #expect(try await run(["apps", "create", "--data", data, "--name", app, "--app-id", app, "--database", url]).status == 0)
+            #expect(try await CLITests.runOnItsOwnThread(["apps", "create", "--data", data, "--name", app, "--app-id", app, "--database", url]).status == 0)
         }
         try FileManager.default.createDirectory(atPath: fixtures, withIntermediateDirectories: true)
         try Data(#"[{"objectId":"n1","createdAt":"2020-01-02 03:04:05","title":"x","ACL":{"*":{"read":true}}},{"objectId":"n2","owner":{"__type":"Pointer","className":"_User","objectId":"u1"}}]"#.utf8)
             .write(to: URL(fileURLWithPath: fixtures + "/Note.json"))
-        let seeded = try await run(["import", "--data", data, "--app", "pgsource", "--from", fixtures, "--format", "bmob-console", "--database", url])
+        let seeded = try await CLITests.runOnItsOwnThread(["import", "--data", data, "--app", "pgsource", "--from", fixtures, "--format", "bmob-console", "--database", url])
         #expect(seeded.status == 0, "\(seeded.stderr)")
-        #expect(try await run(["export", "--data", data, "--app", "pgsource", "--to", first, "--database", url]).status == 0)
-        #expect(try await run(["import", "--data", data, "--app", "pgtarget", "--from", first, "--database", url]).status == 0)
-        #expect(try await run(["export", "--data", data, "--app", "pgtarget", "--to", second, "--database", url]).status == 0)
+        #expect(try await CLITests.runOnItsOwnThread(["export", "--data", data, "--app", "pgsource", "--to", first, "--database", url]).status == 0)
+        #expect(try await CLITests.runOnItsOwnThread(["import", "--data", data, "--app", "pgtarget", "--from", first, "--database", url]).status == 0)
+        #expect(try await CLITests.runOnItsOwnThread(["export", "--data", data, "--app", "pgtarget", "--to", second, "--database", url]).status == 0)
         let files = try exported(first)
         #expect(files["Note.json"]?["results"]?.arrayValue?.count == 2)
         #expect(try exported(second) == files)
     }
 
     @Test func helpAndUsage() async throws {
-        let help = try await run(["help"])
+        let help = try await CLITests.runOnItsOwnThread(["help"])
         #expect(help.stdout.contains("export") && help.stdout.contains("import"))
-        #expect(try await run(["export", "--help"]).stdout.contains("_schema.json"))
-        #expect(try await run(["import", "--help"]).stdout.contains("bmob-console"))
-        #expect(try await run(["import", "--data", "x", "--app", "y", "--from", "z", "--format", "csv"]).status == 2)
+        #expect(try await CLITests.runOnItsOwnThread(["export", "--help"]).stdout.contains("_schema.json"))
+        #expect(try await CLITests.runOnItsOwnThread(["import", "--help"]).stdout.contains("bmob-console"))
+        #expect(try await CLITests.runOnItsOwnThread(["import", "--data", "x", "--app", "y", "--from", "z", "--format", "csv"]).status == 2)
     }
 }
