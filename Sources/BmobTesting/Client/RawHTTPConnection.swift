@@ -43,6 +43,9 @@ package final class RawHTTPConnection: @unchecked Sendable {
         self.timeout = timeout
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawHTTPError.io("socket: errno \(errno)") }
+        // Close-on-exec: a suite holds thousands of these at once, and a program the tests start meanwhile (the
+        // PostgreSQL a failover test restarts through `system`) would inherit them all and run out of descriptors.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         if let source {
             let bound = Self.withAddress(source, port: 0) { bind(fd, $0, $1) }
             guard bound == 0 else {
