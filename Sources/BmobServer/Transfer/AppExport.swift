@@ -50,7 +50,7 @@ package struct AppExport: Sendable {
                     entry["targetClass"] = field.targetClass.map(JSONValue.string)
                     return .object(entry)
                 }),
-                "indexes": .array(indexes.map { .array($0.map(JSONValue.string)) }),
+                "indexes": .array(indexes.map(\.schemaJSON)),
             ]
             schema["classLevelPermissions"] = permissions
             schemas.append(.object(schema))

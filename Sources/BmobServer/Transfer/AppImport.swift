@@ -40,7 +40,7 @@ package struct AppImport: Sendable {
         var className: String
         var fields: [String: FieldSchema] = [:]
         var permissions: JSONValue?
-        var indexes: [[String]] = []
+        var indexes: [StoredIndex] = []
         var objects: [ImportedObject] = []
     }
 
@@ -107,6 +107,16 @@ package struct AppImport: Sendable {
                 problems += error.problems
             }
         }
+        // Parse's Mongo documents keep GeoPoints as [longitude, latitude] and files as bare names; only the
+        // schema collection says which fields those are.
+        var parseTypes: [String: [String: String]] = [:]
+        if format == .parse, names.contains(TransferLayout.parseSchemaFile) {
+            do throws(TransferError) {
+                parseTypes = try readParseSchema(folder + "/" + TransferLayout.parseSchemaFile)
+            } catch {
+                problems += error.problems
+            }
+        }
         for name in names where name != TransferLayout.schemaFile && !name.hasPrefix(".") {
             let path = folder + "/" + name
             guard let file = TransferLayout.classify(name) else {
@@ -117,10 +127,13 @@ package struct AppImport: Sendable {
                 let rows = try Self.results(try readJSON(path), file: name, allowArray: true)
                 switch file {
                 case .schema: break
+                case .parseSchema:
+                    if format != .parse { problems.append("\(name): Parse's schema collection, read only with --format parse") }
                 case .relation(let key, let className):
                     joins.append((key, className, rows))
                 case .objects(let className):
-                    var reader = ImportObjectReader(className: className, format: format, now: now)
+                    var reader = ImportObjectReader(
+                        className: className, format: format, now: now, parseTypes: parseTypes[className] ?? [:])
                     var plan = plans[className] ?? ClassPlan(className: className)
                     var seen = Set<String>()
                     for (index, row) in rows.enumerated() {
@@ -246,12 +259,11 @@ package struct AppImport: Sendable {
                 plan.permissions = permissions
             }
             for index in row["indexes"]?.arrayValue ?? [] {
-                guard let paths = index.arrayValue?.compactMap(\.stringValue), !paths.isEmpty, paths.count == index.arrayValue?.count
-                else {
-                    problems.append("\(here): each index must be a list of field paths")
+                guard let index = StoredIndex(schemaJSON: index) else {
+                    problems.append("\(here): each index must be a list of field paths or {\"fields\": [paths], \"unique\": true}")
                     continue
                 }
-                plan.indexes.append(paths)
+                plan.indexes.append(index)
             }
             plans.append(plan)
         }
@@ -273,11 +285,45 @@ package struct AppImport: Sendable {
             throw TransferError("\(name): \(size) bytes is more than the \(maximumFileBytes) an import reads per file")
         }
         guard let data = FileManager.default.contents(atPath: path) else { throw TransferError("\(name): cannot read it") }
+        let bytes = Array(data)
         do {
-            return try JSONParser.parse(Array(data))
+            return try JSONParser.parse(bytes)
         } catch {
+            // mongoexport writes one document per line unless asked for an array.
+            if let lines = Self.jsonLines(bytes) { return .array(lines) }
             throw TransferError("\(name): not valid JSON (\(error))")
         }
+    }
+
+    /// The field types of Parse's `_SCHEMA` collection, by class: `{"_id": "Place", "where": "geopoint", …}`
+    /// (members starting with `_` are Parse's own: metadata, class permissions).
+    func readParseSchema(_ path: String) throws(TransferError) -> [String: [String: String]] {
+        let file = TransferLayout.parseSchemaFile
+        var types: [String: [String: String]] = [:]
+        for (index, row) in try Self.results(try readJSON(path), file: file, allowArray: true).enumerated() {
+            guard let members = row.objectValue, let className = members["_id"]?.stringValue, BmobName.isValidClassName(className)
+            else {
+                throw TransferError("\(file): document \(index + 1): expected {\"_id\": class name, field: type, …}")
+            }
+            var fields: [String: String] = [:]
+            for (field, type) in members where !field.hasPrefix("_") {
+                if let type = type.stringValue { fields[field] = type }
+            }
+            types[className] = fields
+        }
+        return types
+    }
+
+    /// The documents of a file holding one JSON object per line, or `nil` when it is not such a file.
+    static func jsonLines(_ bytes: [UInt8]) -> [JSONValue]? {
+        var documents: [JSONValue] = []
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
+            let isBlank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+            if isBlank { continue }
+            guard let document = try? JSONParser.parse(Array(line)), document.objectValue != nil else { return nil }
+            documents.append(document)
+        }
+        return documents.count > 1 ? documents : nil
     }
 
     /// The rows of `{"results":[…]}`, or of a top-level array.
@@ -346,7 +392,7 @@ package struct AppImport: Sendable {
         if permissions != nil || !indexes.isEmpty {
             try await store.write(caller: nil) { transaction in
                 if let permissions { try transaction.setClassPermissions(className: className, permissions: permissions) }
-                for paths in indexes { try transaction.createIndex(className: className, paths: paths, unique: false) }
+                for index in indexes { try transaction.createIndex(className: className, paths: index.paths, unique: index.unique) }
             }
         }
     }

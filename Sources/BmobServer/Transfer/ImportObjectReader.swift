@@ -7,14 +7,17 @@ struct ImportObjectReader {
     let className: String
     let format: ImportFormat
     let now: Int64
+    /// The field types Parse's `_SCHEMA` collection gives the class (`geopoint`, `file`, …), for Mongo documents.
+    let parseTypes: [String: String]
     /// The field types seen so far; a field whose values disagree is a problem.
     private(set) var fields: [String: FieldSchema] = [:]
     private(set) var dropped: [String: Int] = [:]
 
-    init(className: String, format: ImportFormat, now: Int64) {
+    init(className: String, format: ImportFormat, now: Int64, parseTypes: [String: String] = [:]) {
         self.className = className
         self.format = format
         self.now = now
+        self.parseTypes = parseTypes
     }
 
     /// Reads one object; `position` names it in problems (`Note.json: object 3`).
@@ -51,6 +54,7 @@ struct ImportObjectReader {
                 dropped[key, default: 0] += 1
                 continue
             }
+            if mongo, let type = parseTypes[field] { value = try Self.mongoValue(value, parseType: type, field: field, at: here) }
             if case .object(let inner) = value, let date = inner["$date"], inner.count == 1 {
                 guard let milliseconds = TransferDates.milliseconds(["$date": date]) else {
                     throw TransferError("\(here): '\(field)' is not a valid date")
@@ -77,6 +81,22 @@ struct ImportObjectReader {
         let object = StoredObject(
             className: className, objectId: objectId, createdAt: createdAt, updatedAt: updatedAt, acl: acl, fields: stored)
         return ImportedObject(object: object, passwordHash: hash)
+    }
+
+    /// A Mongo document's value in REST form where the two differ: a `geopoint` is `[longitude, latitude]`, a
+    /// `file` the stored file's name.
+    static func mongoValue(_ value: JSONValue, parseType: String, field: String, at position: String) throws(TransferError) -> JSONValue {
+        switch (parseType, value) {
+        case ("geopoint", .array(let coordinates)):
+            guard coordinates.count == 2, let longitude = coordinates[0].doubleValue, let latitude = coordinates[1].doubleValue else {
+                throw TransferError("\(position): '\(field)' is a geopoint but not [longitude, latitude]")
+            }
+            return ["__type": "GeoPoint", "latitude": .double(latitude), "longitude": .double(longitude)]
+        case ("file", .string(let name)):
+            return ["__type": "File", "filename": .string(name)]
+        default:
+            return value
+        }
     }
 
     private func date(_ value: JSONValue?, key: String, at position: String) throws(TransferError) -> Int64? {

@@ -5,7 +5,8 @@ import BmobWire
 /// ```
 /// <Class>.json               {"results":[<object as REST shows it>, …]}, sorted by objectId
 /// _Join:<key>:<Class>.json   {"results":[{"owningId":…,"relatedId":…}, …]}: the relation <key> of <Class>
-/// _schema.json               {"results":[{"className","fields":{name:{"type","targetClass"?}},"indexes":[[path,…]],
+/// _schema.json               {"results":[{"className","fields":{name:{"type","targetClass"?}},
+///                             "indexes":[[path,…] or {"fields":[path,…],"unique":true}, …],
 ///                             "classLevelPermissions"?}, …]}
 /// ```
 ///
@@ -13,6 +14,9 @@ import BmobWire
 package enum TransferLayout {
     /// The schema file's name.
     package static let schemaFile = "_schema.json"
+    /// Parse Server's schema collection as `mongoexport` writes it: one document per class, `{"_id": class,
+    /// field: "string" | "number" | "geopoint" | "file" | "*Class" | "relation<Class>" | …}`.
+    package static let parseSchemaFile = "_SCHEMA.json"
     /// The field of a user's stored password hash, Parse's name for it.
     package static let hashedPassword = "_hashed_password"
     /// The largest file an import reads.
@@ -37,6 +41,8 @@ package enum TransferLayout {
     /// or `nil` for a name no export writes.
     package enum File: Equatable {
         case schema
+        /// Parse's `_SCHEMA` collection (``parseSchemaFile``).
+        case parseSchema
         case objects(className: String)
         case relation(key: String, className: String)
     }
@@ -46,6 +52,7 @@ package enum TransferLayout {
         guard name.hasSuffix(".json") else { return nil }
         let stem = String(name.dropLast(5))
         if name == schemaFile { return .schema }
+        if name == parseSchemaFile { return .parseSchema }
         if stem.hasPrefix("_Join:") {
             let parts = stem.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 3, BmobName.isValidFieldName(String(parts[1])), BmobName.isValidClassName(String(parts[2]))

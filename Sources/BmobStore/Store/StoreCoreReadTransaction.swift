@@ -61,9 +61,9 @@ package protocol StoreCoreReadTransaction {
     ///   an unknown result; otherwise as ``find(_:)``.
     func aggregate(_ query: FindQuery) throws -> [[String: JSONValue]]
 
-    /// The field paths of each index declared on the class, in declaration order.
+    /// The indexes declared on the class (field paths and uniqueness), in declaration order.
     /// - Throws: ``StoreError``.
-    func indexes(className: String) throws -> [[String]]
+    func indexes(className: String) throws -> [StoredIndex]
 
     /// The objects the relation `key` of an object holds, ordered by objectId.
     /// - Throws: ``StoreError`` for bad names.

@@ -35,6 +35,20 @@ import Testing
         #expect(message.contains("Note.json: not valid JSON"))
     }
 
+    @Test func parseGeoPointsMustBeCoordinatePairsAndItsSchemaNeedsTheParseFormat() async throws {
+        let schema = #"[{"_id":"Place","where":"geopoint"}]"#
+        let message = try await refusal(
+            ["_SCHEMA.json": schema, "Place.json": #"[{"_id":"p1","where":[1]},{"_id":"p2","where":["a","b"]},{"_id":"p3","where":[500,1]}]"#],
+            format: .parse)
+        #expect(message.contains("object 1 (p1): 'where' is a geopoint but not [longitude, latitude]"))
+        #expect(message.contains("object 2 (p2): 'where' is a geopoint but not [longitude, latitude]"))
+        #expect(message.contains("object 3 (p3)"), "a longitude out of range is refused as the REST door refuses it")
+        let unnamed = try await refusal(["_SCHEMA.json": #"[{"where":"geopoint"}]"#, "Place.json": #"[{"_id":"p1"}]"#], format: .parse)
+        #expect(unnamed.contains("_SCHEMA.json: document 1: expected"))
+        let notParse = try await refusal(["_SCHEMA.json": schema, "Place.json": #"[{"objectId":"p1"}]"#])
+        #expect(notParse.contains("_SCHEMA.json: Parse's schema collection, read only with --format parse"))
+    }
+
     @Test func aFieldWhoseTypeChangesIsRefused() async throws {
         let message = try await refusal([
             "Note.json": #"{"results":[{"objectId":"a1","n":1},{"objectId":"a2","n":"one"},{"objectId":"a3","d":{"__type":"Date","iso":"never"}}]}"#

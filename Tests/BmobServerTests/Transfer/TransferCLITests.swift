@@ -66,7 +66,7 @@ import Glibc
         }
         let schema = try await request(
             client, "source", "PUT", "/1/schemas/Note",
-            json: #"{"indexes":[["n"],["title","n"]],"classLevelPermissions":{"delete":{},"get":{"*":true}}}"#, master: true)
+            json: #"{"indexes":[["n"],["title","n"],{"fields":["title"],"unique":true}],"classLevelPermissions":{"delete":{},"get":{"*":true}}}"#, master: true)
         #expect(schema.status == 200, "\(schema.text)")
         let notes = try await request(client, "source", "GET", "/1/classes/Note?order=objectId", master: true)
         server.process.send(SIGTERM)
@@ -79,7 +79,7 @@ import Glibc
         #expect(files["_User.json"]?["results"]?.arrayValue?.first?["_hashed_password"]?.stringValue?.hasPrefix("$scrypt$") == true)
         #expect(files["_Join:users:_Role.json"]?["results"]?.arrayValue?.first?["relatedId"]?.stringValue == aliceId)
         let noteSchema = files["_schema.json"]?["results"]?.arrayValue?.first { $0["className"] == "Note" }
-        #expect(noteSchema?["indexes"] == [["n"], ["title", "n"]])
+        #expect(noteSchema?["indexes"] == [["n"], ["title", "n"], ["fields": ["title"], "unique": true]])
         #expect(noteSchema?["classLevelPermissions"]?["delete"] == [:])
         #expect(noteSchema?["fields"]?["author"] == ["type": "Pointer", "targetClass": "_User"])
 
@@ -143,6 +143,16 @@ import Glibc
                  {"objectId":"post2","title":"world","author":{"__type":"Pointer","className":"_User","objectId":"pUser1"},
                   "createdAt":"2021-06-02T12:00:00.000Z","updatedAt":"2021-06-02T12:00:00.000Z","ACL":{"*":{"read":true}}}]}
                 """#,
+            // mongoexport's default output, a document a line: GeoPoints as [longitude, latitude] and files as bare
+            // names, which only the schema collection tells apart from arrays and strings.
+            "_SCHEMA.json": """
+                {"_id":"Place","objectId":"string","where":"geopoint","photo":"file","tags":"array","_metadata":{"indexes":{}}}
+                {"_id":"_User","objectId":"string","username":"string"}
+                """,
+            "Place.json": """
+                {"_id":"place1","where":[114.25,30.5],"photo":"tfss-1-photo.jpg","tags":[1,2],"_created_at":{"$date":"2021-07-01T00:00:00Z"},"_updated_at":{"$date":"2021-07-01T00:00:00Z"}}
+                {"_id":"place2","tags":[],"_created_at":{"$date":"2021-07-02T00:00:00Z"},"_updated_at":{"$date":"2021-07-02T00:00:00Z"}}
+                """,
         ]
         for (name, text) in files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name)) }
         let imported = try await CLITests.runOnItsOwnThread(["import", "--data", data, "--app", "fromparse", "--from", folder, "--format", "parse"])
@@ -162,6 +172,16 @@ import Glibc
         let post = try await request(client, "fromparse", "GET", "/1/classes/Post/post1", master: true)
         #expect(post.json?["author"]?["objectId"] == "pUser1")
         #expect(post.json?["published"]?["iso"] == "2021-06-01 12:00:00")
+        let place = try await request(client, "fromparse", "GET", "/1/classes/Place/place1", master: true)
+        #expect(place.json?["where"] == ["__type": "GeoPoint", "latitude": 30.5, "longitude": 114.25], "\(place.text)")
+        #expect(place.json?["photo"]?["__type"] == "File")
+        #expect(place.json?["photo"]?["filename"] == "tfss-1-photo.jpg")
+        #expect(place.json?["tags"] == [1, 2])
+        let near = try await request(
+            client, "fromparse", "GET",
+            "/1/classes/Place?where=%7B%22where%22%3A%7B%22%24nearSphere%22%3A%7B%22__type%22%3A%22GeoPoint%22%2C%22latitude%22%3A30.5%2C%22longitude%22%3A114.2%7D%7D%7D",
+            master: true)
+        #expect(near.json?["results"]?.arrayValue?.map { $0["objectId"] } == ["place1"], "\(near.text)")
         server.process.send(SIGTERM)
         #expect(await server.process.waitForExit() == .exited(0))
 

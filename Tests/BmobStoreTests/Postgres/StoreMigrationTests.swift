@@ -143,7 +143,7 @@ struct StoreMigrationTests {
             #expect(try await store.read { try $0.count(className: "Post") } == 25)
             #expect(try await store.read { try $0.schema(className: "_User") }["birthday"] == FieldSchema(type: .date))
             #expect(try await store.read { try $0.classPermissions(className: "Post") } == ["find": ["*": true], "create": ["u1": true]])
-            #expect(try await store.read { try $0.indexes(className: "_User") } == [["email"]])
+            #expect(try await store.read { try $0.indexes(className: "_User").map(\.paths) } == [["email"]])
             #expect(
                 Set(try await store.read { try $0.relationTargets(className: "Post", objectId: "post000", key: "likes") }.map(\.objectId))
                     == ["u1", "u2"])

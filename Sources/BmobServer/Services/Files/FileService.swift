@@ -91,7 +91,7 @@ package struct FileService: Sendable {
         let recordBody = body
         try await ObjectService.mapStoreErrors {
             try await context.store.write(caller: context.journalAuthor) { transaction in
-                if !(try transaction.indexes(className: Self.className)).contains(["key"]) {
+                if !(try transaction.indexes(className: Self.className)).contains(where: { $0.paths == ["key"] }) {
                     try transaction.createIndex(className: Self.className, paths: ["key"], unique: true)
                 }
                 _ = try ObjectService.insert(

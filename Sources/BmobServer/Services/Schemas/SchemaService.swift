@@ -9,7 +9,8 @@ package import BmobWire
 /// "targetClass": "_User"}}, "indexes": [["score"], ["team", "-score"]]}`; the system fields (`objectId`,
 /// `createdAt`, `updatedAt`, `ACL`) are always listed; `classLevelPermissions` (see ``ClassPermissions``) when set.
 /// `indexes` is this server's extension: each entry is a
-/// list of field paths, and queries filtering or ordering on them use the index.
+/// list of field paths, or `{"fields": [paths], "unique": true}` for a unique index (``StoredIndex/schemaJSON``),
+/// and queries filtering or ordering on them use the index.
 package struct SchemaService: Sendable {
     package init() {}
 
@@ -127,7 +128,7 @@ package struct SchemaService: Sendable {
             entry["targetClass"] = schema.targetClass.map(JSONValue.string)
             fields[name] = .object(entry)
         }
-        let indexes = try transaction.indexes(className: className).map { JSONValue.array($0.map(JSONValue.string)) }
+        let indexes = try transaction.indexes(className: className).map(\.schemaJSON)
         var schema: [String: JSONValue] = ["className": .string(className), "fields": .object(fields), "indexes": .array(indexes)]
         schema["classLevelPermissions"] = try transaction.classPermissions(className: className)
         return .object(schema)
@@ -186,14 +187,13 @@ struct SchemaChanges {
             guard case .array(let entries) = declared else { throw BmobAPIError(.invalidJSON, "indexes must be an array") }
             for entry in entries {
                 // Either ["a", "b"] or {"fields": ["a", "b"], "unique": true} or {"fields": […], "__op": "Delete"}.
-                let list = entry.arrayValue ?? entry["fields"]?.arrayValue
-                guard let paths = list?.compactMap(\.stringValue), !paths.isEmpty, paths.count == list?.count else {
-                    throw BmobAPIError(.invalidJSON, "each index is a list of field paths")
+                guard let index = StoredIndex(schemaJSON: entry) else {
+                    throw BmobAPIError(.invalidJSON, "each index is a list of field paths (and a boolean 'unique')")
                 }
                 if entry["__op"]?.stringValue == "Delete" {
-                    droppedIndexes.append(paths)
+                    droppedIndexes.append(index.paths)
                 } else {
-                    indexes.append(Index(paths: paths, unique: entry["unique"]?.boolValue ?? false))
+                    indexes.append(Index(paths: index.paths, unique: index.unique))
                 }
             }
         }

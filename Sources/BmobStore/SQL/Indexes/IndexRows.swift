@@ -78,17 +78,6 @@ enum IndexRows {
         try connection.run("DELETE FROM \(table) WHERE name = ?", [.text(name.name)])
     }
 
-    /// The field paths of each index on the class, in the order they were declared.
-    static func paths(_ connection: some SQLStoreConnection, className: String) throws -> [[String]] {
-        try connection.rows("SELECT paths FROM \(table) WHERE className = ? ORDER BY \(type(of: connection).insertionOrder)", [.text(className)]) {
-            row in
-            guard let paths = try ObjectRows.parseJSON(row, column: 0)?.arrayValue else {
-                throw StoreError(.corrupt, "the index registry holds invalid paths")
-            }
-            return paths.compactMap(\.stringValue)
-        }
-    }
-
     /// The class's indexes with their uniqueness, in the order they were declared.
     static func list(_ connection: some SQLStoreConnection, className: String) throws -> [StoredIndex] {
         try connection.rows(

@@ -83,10 +83,10 @@ final class SQLReadTransaction<Connection: SQLStoreConnection>: StoreReadTransac
         return try ifTableExists(table) { try QueryRows.aggregate(connection, catalog, query) } ?? []
     }
 
-    func indexes(className: String) throws -> [[String]] {
+    func indexes(className: String) throws -> [StoredIndex] {
         _ = try SQLTableName(className: className)
         try checkUsable()
-        return try IndexRows.paths(connection, className: className)
+        return try IndexRows.list(connection, className: className)
     }
 
     func history(_ query: JournalQuery) throws -> [JournalEntry] {

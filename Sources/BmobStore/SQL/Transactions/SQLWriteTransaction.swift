@@ -229,10 +229,10 @@ final class SQLWriteTransaction<Connection: SQLStoreConnection>: StoreWriteTrans
         return try QueryRows.aggregate(connection, catalog, query)
     }
 
-    func indexes(className: String) throws -> [[String]] {
+    func indexes(className: String) throws -> [StoredIndex] {
         _ = try SQLTableName(className: className)
         checkActive()
-        return try IndexRows.paths(connection, className: className)
+        return try IndexRows.list(connection, className: className)
     }
 
     func history(_ query: JournalQuery) throws -> [JournalEntry] {
