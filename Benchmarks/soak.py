@@ -34,6 +34,10 @@ from data_api import Client
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 APP_ID, REST_KEY, MASTER_KEY = "soakapp", "soakrestkey", "soakmasterkey"
+METRICS_TOKEN = "soak-metrics-token"
+# The gauges of /metrics that say what the resident set is made of.
+MEMORY_GAUGES = {"bmob_sqlite_page_cache_bytes": "page_cache_bytes", 'bmob_malloc_bytes{state="in_use"}': "malloc_in_use",
+                 'bmob_malloc_bytes{state="free_kept"}': "malloc_free_kept"}
 HEADERS = {"X-Bmob-Application-Id": APP_ID, "X-Bmob-REST-API-Key": REST_KEY, "Content-Type": "application/json"}
 TABLE = "SoakNote"
 USERS = 8  # within the default signups per client address per hour (30)
@@ -60,7 +64,8 @@ class Server:
         self.log_path = os.path.join(workdir, "bmob.log")
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(
-            [binary, "serve", "--port", str(self.port), "--data", self.data, "--log-level", "warning"],
+            [binary, "serve", "--port", str(self.port), "--data", self.data, "--log-level", "warning",
+             "--metrics-token", METRICS_TOKEN],
             stdout=self.log, stderr=subprocess.STDOUT)
         wait_for(self.port, self.process)
         self.pid = self.process.pid
@@ -74,6 +79,22 @@ class Server:
                     fields[line.split(":")[0]] = int(line.split()[1])
         return {"rss_kib": fields.get("VmRSS", 0), "anon_kib": fields.get("RssAnon", 0),
                 "fds": len(os.listdir(f"/proc/{self.pid}/fd")), "cpu": cpu_seconds([self.pid])}
+
+    def memory(self):
+        """The memory gauges of the server's /metrics (bytes), by MEMORY_GAUGES' short names; {} if unreachable."""
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+            connection.request("GET", "/metrics", headers={"Authorization": "Bearer " + METRICS_TOKEN})
+            text = connection.getresponse().read().decode()
+            connection.close()
+        except OSError:
+            return {}
+        values = {}
+        for line in text.splitlines():
+            name, _, value = line.rpartition(" ")
+            if name in MEMORY_GAUGES:
+                values[MEMORY_GAUGES[name]] = float(value)
+        return values
 
     def data_bytes(self):
         """The data folder's size: the databases and their write-ahead logs."""
@@ -393,7 +414,7 @@ def soak(args):
                     samples.append({"t": round(elapsed), "rss_kib": min(r["rss_kib"] for r in readings),
                                     "rss_max_kib": max(r["rss_kib"] for r in readings), "fds": last["fds"],
                                     "cpu": last["cpu"], "data_bytes": server.data_bytes(),
-                                    "load_1min": os.getloadavg()[0]})
+                                    "load_1min": os.getloadavg()[0], **server.memory()})
                     readings = []
         sampling = threading.Thread(target=sampler, daemon=True)
         sampling.start()
@@ -444,7 +465,14 @@ def report(result):
     middle = samples[len(samples) * 2 // 3]
     late = (last["rss_kib"] - middle["rss_kib"]) / middle["rss_kib"] * 100
     loads = [sample["load_1min"] for sample in samples]
-    ok = "✅" if growth < 5 else "❌"
+
+    def outside_caches(sample):
+        """RSS less what the SQLite page caches held (KiB): the memory no configured bound explains."""
+        return sample["rss_kib"] - sample.get("page_cache_bytes", 0) / 1024
+
+    measured = "page_cache_bytes" in first and "page_cache_bytes" in last
+    rest_growth = (outside_caches(last) - outside_caches(first)) / outside_caches(first) * 100
+    ok = "✅" if (rest_growth if measured else growth) < 5 else "❌"
     lines = [
         "<!-- bench:soak:start -->",
         "## Soak — does the server keep working for hours?",
@@ -465,7 +493,14 @@ def report(result):
         "| | start (first interval) | end (last interval) | |",
         "|---|---:|---:|---|",
         f"| RSS | {first['rss_kib'] / 1024:.1f} MiB | {last['rss_kib'] / 1024:.1f} MiB | "
-        f"{growth:+.1f} % (peak {peak / 1024:.1f} MiB), target < 5 % {ok} |",
+        f"{growth:+.1f} % (peak {peak / 1024:.1f} MiB){'' if measured else f', target < 5 % {ok}'} |",
+        *([f"| SQLite page caches (`bmob_sqlite_page_cache_bytes`) | {first['page_cache_bytes'] / 2**20:.1f} MiB | "
+           f"{last['page_cache_bytes'] / 2**20:.1f} MiB | bounded: 5 connections × 16 MiB |",
+           f"| RSS outside the page caches | {outside_caches(first) / 1024:.1f} MiB | {outside_caches(last) / 1024:.1f} MiB | "
+           f"{rest_growth:+.1f} %, target < 5 % {ok} |",
+           f"| C heap in use / freed but kept (`bmob_malloc_bytes`) | {first.get('malloc_in_use', 0) / 2**20:.1f} / "
+           f"{first.get('malloc_free_kept', 0) / 2**20:.1f} MiB | {last.get('malloc_in_use', 0) / 2**20:.1f} / "
+           f"{last.get('malloc_free_kept', 0) / 2**20:.1f} MiB | |"] if measured else []),
         f"| RSS growth over the last third of the run | | | {late:+.1f} % (from {middle['rss_kib'] / 1024:.1f} MiB) |",
         f"| data folder (databases, WAL) | {first.get('data_bytes', 0) / 2**20:.1f} MiB | "
         f"{last.get('data_bytes', 0) / 2**20:.1f} MiB | |",
@@ -475,14 +510,16 @@ def report(result):
         f"{'✅' if result['missed_events'] == 0 else '❌'} |",
         "",
         "An app's SQLite connections (one writer, four readers) keep a page cache of up to 16 MiB each "
-        "(`cacheSizeKibibytes`), filled as the database grows: RSS growth that stops below that bound is the caches "
-        "filling, growth past it would be a leak. A minute whose RSS reads higher than its neighbours had logins "
-        "queued on the blocking pool through all of its last interval (its scrypt memory held throughout).",
+        "(`cacheSizeKibibytes`), filled as the database grows: that growth is bounded by configuration, not a leak, "
+        "so the 5 % target is judged on the RSS outside the caches, which the server reports on `/metrics` "
+        "(`bmob_sqlite_page_cache_bytes`, each connection's `SQLITE_DBSTATUS_CACHE_USED` after its last transaction). "
+        "A minute whose RSS reads higher than its neighbours had logins queued on the blocking pool through all of "
+        "its last interval (its scrypt memory held throughout).",
         "",
         "Over time (each row: one minute; RSS and fds at its end):",
         "",
-        "| minute | ops/s | p50 | p99 | login p99 | errors | missed events | RSS | fds |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| minute | ops/s | p50 | p99 | login p99 | errors | missed events | RSS | page caches | fds |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     by_interval = {entry["interval"]: entry for entry in result["intervals"]}
     per_minute = 60 // INTERVAL
@@ -498,7 +535,7 @@ def report(result):
         lines.append(f"| {minute + 1} | {ops / (len(rows) * INTERVAL) if rows else 0:,.0f} | {p50:.1f} ms | "
                      f"{p99:.1f} ms | {login:.0f} ms | {sum(row['errors'] for row in rows)} | "
                      f"{sum(row['missed_events'] for row in rows)} | {sample['rss_kib'] / 1024:.1f} MiB | "
-                     f"{sample['fds']} |")
+                     f"{sample.get('page_cache_bytes', 0) / 2**20:.1f} MiB | {sample['fds']} |")
     lines += ["", "(p50 and p99: creates, updates and queries, the highest of the minute's 10-second intervals; logins, which "
               "wait for scrypt on the two-thread blocking pool, apart.) The server exited with "
               f"{result['exit_status']} on SIGTERM; every sample is in `Benchmarks/out/soak.json`.",

@@ -194,6 +194,23 @@ static inline ssize_t CSystemShims_copy_file_range(int in, int out, size_t lengt
 }
 #endif
 
+#ifdef __GLIBC__
+#include <malloc.h>
+
+/// The C heap as glibc's allocator sees it: bytes handed out (small blocks and mmapped ones) and bytes freed but
+/// kept by the allocator for reuse (they stay in the resident set until trimmed). Both 0 where unknown.
+static inline void CSystemShims_malloc_totals(size_t *in_use, size_t *free_kept) {
+    struct mallinfo2 info = mallinfo2();
+    *in_use = info.uordblks + info.hblkhd;
+    *free_kept = info.fordblks;
+}
+#else
+static inline void CSystemShims_malloc_totals(size_t *in_use, size_t *free_kept) {
+    *in_use = 0;
+    *free_kept = 0;
+}
+#endif
+
 static const short CSystemShims_POLLIN = POLLIN;
 static const short CSystemShims_POLLOUT = POLLOUT;
 static const short CSystemShims_POLLERR = POLLERR;

@@ -78,12 +78,27 @@ package final class ServerMetrics: Sendable {
             writeStores(apps.openRuntimes, to: &writer)
         }
 
+        writeMemory(to: &writer)
+
         writer.family("bmob_messages_sent_total", type: "counter", help: "Verification SMS and mails handed to their provider, by kind and result.")
         writer.sample("bmob_messages_sent_total", ["kind": "sms", "result": "sent"], smsSent.value)
         writer.sample("bmob_messages_sent_total", ["kind": "sms", "result": "failed"], smsFailed.value)
         writer.sample("bmob_messages_sent_total", ["kind": "mail", "result": "sent"], mailSent.value)
         writer.sample("bmob_messages_sent_total", ["kind": "mail", "result": "failed"], mailFailed.value)
         return writer.text
+    }
+
+    /// The resident set and what it is made of: SQLite's page caches (they fill up to their bound as databases
+    /// grow) and the C allocator's in-use and freed-but-kept bytes.
+    private func writeMemory(to writer: inout PrometheusTextWriter) {
+        let memory = ProcessMemory.current()
+        writer.family("process_resident_memory_bytes", type: "gauge", help: "Resident memory size in bytes.")
+        writer.sample("process_resident_memory_bytes", memory.residentBytes)
+        writer.family("bmob_sqlite_page_cache_bytes", type: "gauge", help: "Bytes held by the page caches of every SQLite connection (each up to its cache size).")
+        writer.sample("bmob_sqlite_page_cache_bytes", SQLiteMemory.pageCacheBytes)
+        writer.family("bmob_malloc_bytes", type: "gauge", help: "C heap bytes in use, and freed but kept by the allocator for reuse.")
+        writer.sample("bmob_malloc_bytes", ["state": "in_use"], memory.mallocInUseBytes)
+        writer.sample("bmob_malloc_bytes", ["state": "free_kept"], memory.mallocFreeKeptBytes)
     }
 
     private func writeStores(_ runtimes: [AppRuntime], to writer: inout PrometheusTextWriter) {

@@ -62,6 +62,7 @@ final class SQLiteReaderPool: SQLReaderPool, @unchecked Sendable {
             } catch {
                 try connection.run("ROLLBACK")
             }
+            connection.reportCacheUse()
             return value
         } catch {
             // The error already says whether the budget stopped the read; the ROLLBACK must run regardless, or

@@ -99,6 +99,14 @@ import Testing
             #expect((value(families, "bmob_store_reads", "bmob_store_reads_total", ["app": app]) ?? 0) >= 1)
             #expect(value(families, "bmob_messages_sent", "bmob_messages_sent_total", ["kind": "sms", "result": "sent"]) == 1)
             #expect((value(families, "bmob_realtime_messages_sent", "bmob_realtime_messages_sent_total", [:]) ?? 0) >= 1)
+            // Memory: the resident set, and SQLite's and the allocator's shares of it (the test process's own).
+            let resident = value(families, "process_resident_memory_bytes", "process_resident_memory_bytes", [:]) ?? 0
+            let sqlite = value(families, "bmob_sqlite_page_cache_bytes", "bmob_sqlite_page_cache_bytes", [:]) ?? 0
+            let inUse = value(families, "bmob_malloc_bytes", "bmob_malloc_bytes", ["state": "in_use"]) ?? 0
+            #expect(resident > 1_048_576)
+            #expect(sqlite > 0, "the test server's SQLite connections hold page caches")
+            #expect(inUse >= sqlite, "SQLite's heap comes from the C allocator")
+            #expect(value(families, "bmob_malloc_bytes", "bmob_malloc_bytes", ["state": "free_kept"]) != nil)
 
             try await socket.send(WebSocketFrame(opcode: .close, payload: [0x03, 0xE8]))
             _ = try? await socket.nextClose()

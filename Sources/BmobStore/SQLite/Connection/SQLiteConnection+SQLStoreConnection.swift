@@ -22,6 +22,7 @@ extension SQLiteConnection: SQLStoreConnection {
 
     func commitWrite(journalHead: Int64) throws(StoreError) {
         try run("COMMIT")
+        reportCacheUse()
     }
 
     func rollback() throws(StoreError) {

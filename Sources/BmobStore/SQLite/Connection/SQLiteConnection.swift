@@ -24,6 +24,8 @@ final class SQLiteConnection {
     private var statements = SQLiteStatementCache<SQLiteStatement>(limit: 256)
     /// The class-table SQL texts built last (``ObjectRows``).
     var classSQL = ClassSQL()
+    /// The page cache size last added to ``SQLiteMemory/pageCacheBytes``.
+    private var reportedCacheBytes = 0
 
     /// Opens the database at `path`; a read-write connection creates the file if it is missing. A read-only
     /// connection limits each read to `workLimits.queryWork` steps.
@@ -82,9 +84,25 @@ final class SQLiteConnection {
     /// be closed from another thread once its own thread is done with it (the store joins that thread first).
     func close() {
         statements.removeAll()
+        SQLiteMemory.adjustPageCaches(by: -reportedCacheBytes)
+        reportedCacheBytes = 0
         if let handle {
             sqlite3_close_v2(handle)
             self.handle = nil
+        }
+    }
+
+    /// Tells ``SQLiteMemory`` how much the page cache holds now; called on the connection's thread after each
+    /// transaction (a few dozen instructions).
+    func reportCacheUse() {
+        guard let handle else { return }
+        var current: Int32 = 0
+        var highest: Int32 = 0
+        guard sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &current, &highest, 0) == SQLITE_OK else { return }
+        let delta = Int(current) - reportedCacheBytes
+        if delta != 0 {
+            SQLiteMemory.adjustPageCaches(by: delta)
+            reportedCacheBytes = Int(current)
         }
     }
 
