@@ -26,8 +26,16 @@ extension EndToEnd {
                 .order(byDescending: "score")
             let topScores = try await query.find()
 
+            // BQL, with `?` placeholders for values (objects, counts or statistics):
+            let result = try await BmobQuery.find(bql: "select count(*), * from GameScore where score > ? limit 10", values: [50])
+            let perPlayer = try await BmobQuery.statistics(bql: "select sum(score) from GameScore group by playerName")
+
             #expect(topScores.count == 1)
             #expect(topScores.first?.objectId == gameScore.objectId)
+            #expect(result.count == 1)
+            #expect(result.results.map(\.objectId) == [gameScore.objectId])
+            #expect(perPlayer.count == 1)
+            #expect(perPlayer.first?["playerName"] as? String == "Player1")
 
             let sameTopScores = try await BmobQuery(className: "GameScore")
                 .whereKey("score", greaterThan: 50)
