@@ -37,7 +37,7 @@ APP_ID, REST_KEY, MASTER_KEY = "soakapp", "soakrestkey", "soakmasterkey"
 METRICS_TOKEN = "soak-metrics-token"
 # The gauges of /metrics that say what the resident set is made of.
 MEMORY_GAUGES = {"bmob_sqlite_page_cache_bytes": "page_cache_bytes", 'bmob_malloc_bytes{state="in_use"}': "malloc_in_use",
-                 'bmob_malloc_bytes{state="free_kept"}': "malloc_free_kept"}
+                 'bmob_malloc_bytes{state="mapped"}': "malloc_mapped", 'bmob_malloc_bytes{state="free_kept"}': "malloc_free_kept"}
 HEADERS = {"X-Bmob-Application-Id": APP_ID, "X-Bmob-REST-API-Key": REST_KEY, "Content-Type": "application/json"}
 TABLE = "SoakNote"
 USERS = 8  # within the default signups per client address per hour (30)
@@ -498,7 +498,7 @@ def report(result):
            f"{last['page_cache_bytes'] / 2**20:.1f} MiB | bounded: 5 connections × 16 MiB |",
            f"| RSS outside the page caches | {outside_caches(first) / 1024:.1f} MiB | {outside_caches(last) / 1024:.1f} MiB | "
            f"{rest_growth:+.1f} %, target < 5 % {ok} |",
-           f"| C heap in use / freed but kept (`bmob_malloc_bytes`) | {first.get('malloc_in_use', 0) / 2**20:.1f} / "
+           f"| C heap in the arenas: in use (page caches included) / freed but kept (`bmob_malloc_bytes`) | {first.get('malloc_in_use', 0) / 2**20:.1f} / "
            f"{first.get('malloc_free_kept', 0) / 2**20:.1f} MiB | {last.get('malloc_in_use', 0) / 2**20:.1f} / "
            f"{last.get('malloc_free_kept', 0) / 2**20:.1f} MiB | |"] if measured else []),
         f"| RSS growth over the last third of the run | | | {late:+.1f} % (from {middle['rss_kib'] / 1024:.1f} MiB) |",

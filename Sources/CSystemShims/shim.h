@@ -197,18 +197,26 @@ static inline ssize_t CSystemShims_copy_file_range(int in, int out, size_t lengt
 #ifdef __GLIBC__
 #include <malloc.h>
 
-/// The C heap as glibc's allocator sees it: bytes handed out (small blocks and mmapped ones) and bytes freed but
-/// kept by the allocator for reuse (they stay in the resident set until trimmed). Both 0 where unknown.
-static inline void CSystemShims_malloc_totals(size_t *in_use, size_t *free_kept) {
+/// The C heap as glibc's allocator sees it, over all arenas: bytes handed out from the arenas, bytes in blocks
+/// mapped on their own (large allocations: mapped whole, resident only where touched), and bytes freed but kept
+/// in the arenas for reuse (resident until trimmed). All 0 where unknown.
+static inline void CSystemShims_malloc_totals(size_t *in_use, size_t *mapped, size_t *free_kept) {
     struct mallinfo2 info = mallinfo2();
-    *in_use = info.uordblks + info.hblkhd;
+    *in_use = info.uordblks;
+    *mapped = info.hblkhd;
     *free_kept = info.fordblks;
 }
+
+/// Gives the arenas' free pages back to the kernel (`malloc_trim(0)`); 1 if any memory was released.
+static inline int CSystemShims_malloc_trim(void) { return malloc_trim(0); }
 #else
-static inline void CSystemShims_malloc_totals(size_t *in_use, size_t *free_kept) {
+static inline void CSystemShims_malloc_totals(size_t *in_use, size_t *mapped, size_t *free_kept) {
     *in_use = 0;
+    *mapped = 0;
     *free_kept = 0;
 }
+
+static inline int CSystemShims_malloc_trim(void) { return 0; }
 #endif
 
 static const short CSystemShims_POLLIN = POLLIN;

@@ -11,17 +11,30 @@ import Darwin
 package struct ProcessMemory: Sendable, Equatable {
     /// Resident pages of the process, in bytes (`/proc/self/statm`); 0 where there is no such file.
     package var residentBytes: Int
-    /// Bytes the C allocator has handed out and not had back.
+    /// Bytes the C allocator has handed out from its arenas and not had back.
     package var mallocInUseBytes: Int
+    /// Bytes of large allocations mapped on their own (resident only where touched, unmapped when freed).
+    package var mallocMappedBytes: Int
     /// Bytes freed but kept by the allocator for reuse: resident until trimmed, not a leak.
     package var mallocFreeKeptBytes: Int
 
     /// Reads the three now.
     package static func current() -> ProcessMemory {
         var inUse = 0
+        var mapped = 0
         var freeKept = 0
-        CSystemShims_malloc_totals(&inUse, &freeKept)
-        return ProcessMemory(residentBytes: residentBytes(), mallocInUseBytes: inUse, mallocFreeKeptBytes: freeKept)
+        CSystemShims_malloc_totals(&inUse, &mapped, &freeKept)
+        return ProcessMemory(
+            residentBytes: residentBytes(), mallocInUseBytes: inUse, mallocMappedBytes: mapped, mallocFreeKeptBytes: freeKept)
+    }
+
+    /// Returns the allocator's free pages to the kernel. Freed memory otherwise stays resident in the arenas of
+    /// the threads that used it; a long-running server calls this now and then (it locks each arena briefly).
+    ///
+    /// - Returns: Whether any memory was released.
+    @discardableResult
+    package static func releaseFreeMemory() -> Bool {
+        CSystemShims_malloc_trim() == 1
     }
 
     /// The second field of `/proc/self/statm` (resident pages) times the page size.

@@ -96,8 +96,9 @@ package final class ServerMetrics: Sendable {
         writer.sample("process_resident_memory_bytes", memory.residentBytes)
         writer.family("bmob_sqlite_page_cache_bytes", type: "gauge", help: "Bytes held by the page caches of every SQLite connection (each up to its cache size).")
         writer.sample("bmob_sqlite_page_cache_bytes", SQLiteMemory.pageCacheBytes)
-        writer.family("bmob_malloc_bytes", type: "gauge", help: "C heap bytes in use, and freed but kept by the allocator for reuse.")
+        writer.family("bmob_malloc_bytes", type: "gauge", help: "C heap bytes: in use in the arenas, in large blocks mapped on their own, freed but kept in the arenas.")
         writer.sample("bmob_malloc_bytes", ["state": "in_use"], memory.mallocInUseBytes)
+        writer.sample("bmob_malloc_bytes", ["state": "mapped"], memory.mallocMappedBytes)
         writer.sample("bmob_malloc_bytes", ["state": "free_kept"], memory.mallocFreeKeptBytes)
     }
 
