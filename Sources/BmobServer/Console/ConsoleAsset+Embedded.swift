@@ -1560,6 +1560,7 @@ window.BMOB_CONSOLE_I18N = Object.freeze({
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
 <title>Bmob Console</title>
 <link rel="stylesheet" href="/console/console.css">
 <script src="/console/i18n.js" defer></script>
