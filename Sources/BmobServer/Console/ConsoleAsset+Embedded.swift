@@ -429,9 +429,13 @@ dl.info dd { margin: 0; }
         }
     }
 
+    // Views load asynchronously; only the latest request for one may fill the page.
+    let viewGeneration = 0;
+
     async function showView() {
         const main = document.getElementById('main');
-        main.replaceChildren(h('p', { class: 'muted' }, t('loading')));
+        const generation = ++viewGeneration;
+        if (!main.firstChild) main.replaceChildren(h('p', { class: 'muted' }, t('loading')));
         try {
             let content;
             switch (state.view) {
@@ -443,9 +447,9 @@ dl.info dd { margin: 0; }
             case 'monitor': content = await monitorView(); break;
             default: content = await overviewView();
             }
-            main.replaceChildren(content);
+            if (generation === viewGeneration) main.replaceChildren(content);
         } catch (error) {
-            main.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('error', error.code !== undefined ? error.code : '', error.message)));
+            if (generation === viewGeneration) main.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('error', error.code !== undefined ? error.code : '', error.message)));
         }
     }
 

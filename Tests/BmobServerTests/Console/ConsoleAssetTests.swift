@@ -41,7 +41,7 @@ import Testing
                 ("/console/index.html", "text/html; charset=utf-8"), ("/console/console.js", "text/javascript; charset=utf-8"),
                 ("/console/i18n.js", "text/javascript; charset=utf-8"), ("/console/console.css", "text/css; charset=utf-8"),
             ] {
-                let response = try await server.request("GET", path, headers: [("Host", "127.0.0.1:\(server.port)")])
+                let response = try await server.request("GET", path)
                 #expect(response.status == 200, "\(path)")
                 #expect(response.headers["Content-Type"] == type, "\(path)")
                 #expect(response.headers["X-Content-Type-Options"] == "nosniff")
@@ -49,7 +49,7 @@ import Testing
                 #expect(response.headers["Cache-Control"] == "no-cache")
                 let policy = try #require(response.headers["Content-Security-Policy"])
                 #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'"))
-                #expect(policy.contains("frame-ancestors 'none'") && policy.contains("connect-src 'self' ws://127.0.0.1:\(server.port)"))
+                #expect(policy.contains("frame-ancestors 'none'") && policy.contains("connect-src 'self' ws://localhost wss://localhost;"))
                 #expect(!policy.contains("unsafe"))
             }
             let page = try await server.request("GET", "/console")
@@ -63,9 +63,11 @@ import Testing
 
     @Test func hostileHostHeaderStaysOutOfThePolicy() async throws {
         try await withTestServer { server in
-            let response = try await server.request("GET", "/console", headers: [("Host", "evil.example; script-src *")])
+            let connection = try server.connect()
+            try await connection.send(Array("GET /console HTTP/1.1\r\nHost: evil.example;script-src:*\r\n\r\n".utf8))
+            let response = try await connection.readResponse()
             let policy = try #require(response.headers["Content-Security-Policy"])
-            #expect(!policy.contains("evil") && !policy.contains("script-src *"))
+            #expect(!policy.contains("evil") && !policy.contains("script-src:*"))
             #expect(policy.contains("connect-src 'self';"))
         }
     }

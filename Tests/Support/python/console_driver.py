@@ -216,7 +216,7 @@ async def run(options, port, report):
         fields = {
             "title": "hello <b>not bold</b>", "score": 1,
             "when": {"__type": "Date", "iso": "2026-01-02 03:04:05"},
-            "where": {"__type": "GeoPoint", "latitude": 30.5, "longitude": 114.3},
+            "place": {"__type": "GeoPoint", "latitude": 30.5, "longitude": 114.3},
         }
         await page.fill("#object-json", json.dumps(fields))
         await page.click("#object-save")

@@ -315,9 +315,13 @@
         }
     }
 
+    // Views load asynchronously; only the latest request for one may fill the page.
+    let viewGeneration = 0;
+
     async function showView() {
         const main = document.getElementById('main');
-        main.replaceChildren(h('p', { class: 'muted' }, t('loading')));
+        const generation = ++viewGeneration;
+        if (!main.firstChild) main.replaceChildren(h('p', { class: 'muted' }, t('loading')));
         try {
             let content;
             switch (state.view) {
@@ -329,9 +333,9 @@
             case 'monitor': content = await monitorView(); break;
             default: content = await overviewView();
             }
-            main.replaceChildren(content);
+            if (generation === viewGeneration) main.replaceChildren(content);
         } catch (error) {
-            main.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('error', error.code !== undefined ? error.code : '', error.message)));
+            if (generation === viewGeneration) main.replaceChildren(h('p', { class: 'error', role: 'alert' }, t('error', error.code !== undefined ? error.code : '', error.message)));
         }
     }
 
