@@ -124,12 +124,16 @@ def start_chromium(binary, profile):
         "--disable-component-update", "--mute-audio", "--hide-scrollbars", "--window-size=1280,860",
         f"--user-data-dir={profile}", "--remote-debugging-port=0", "about:blank",
     ]
-    process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    # Its chatter goes to a file: a pipe nobody reads would fill up and stop it.
+    log = open(os.path.join(profile, "chromium.log"), "wb")
+    process = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
+    log.close()
     marker = os.path.join(profile, "DevToolsActivePort")
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError("chromium exited: " + process.stderr.read().decode(errors="replace")[-2000:])
+            with open(os.path.join(profile, "chromium.log"), "rb") as file:
+                raise RuntimeError("chromium exited: " + file.read().decode(errors="replace")[-2000:])
         try:
             with open(marker) as file:
                 lines = file.read().split("\n")
