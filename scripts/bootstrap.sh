@@ -6,8 +6,8 @@
 #                                 `prometheus_client` (its text-format parser reads /metrics),
 #                                 `moto` (an S3 and STS server) from PyPI in a virtual environment at
 #                                 .build/python-peers (tests find its interpreter there, or at
-#                                 $BMOB_PYTHON_PEERS), PostgreSQL, PgBouncer, and Chromium (the console's
-#                                 browser tests drive it headless over the DevTools protocol)
+#                                 $BMOB_PYTHON_PEERS), PostgreSQL, PgBouncer, and Chromium with a CJK
+#                                 font (the console's browser tests drive it headless over the DevTools protocol)
 #   scripts/bootstrap.sh bench    also the benchmark peers (wrk, nginx, PostgreSQL) and valgrind
 #   scripts/bootstrap.sh cluster  also PostgreSQL and nginx, for scripts/cluster.sh
 set -euo pipefail
@@ -34,7 +34,7 @@ as_root() {
 case "$(uname -s)" in
 Linux)
     packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev)
-    [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl postgresql pgbouncer curl chromium)
+    [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl postgresql pgbouncer curl chromium fonts-wqy-zenhei)
     [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv valgrind postgresql)
     [ "$want_cluster" = 1 ] && packages+=(postgresql nginx-light curl)
     missing=()

@@ -67,6 +67,7 @@ main { padding: 16px 20px; min-width: 0; }
 .tabs button { border: none; border-bottom: 2px solid transparent; border-radius: 0; background: none; }
 .tabs button.active { border-bottom-color: var(--accent); color: var(--accent); font-weight: 600; }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; margin-bottom: 14px; }
+.card > h2:first-child { margin-top: 0; }
 
 /* Data */
 .data { display: grid; grid-template-columns: 190px 1fr; gap: 16px; }
@@ -74,6 +75,7 @@ main { padding: 16px 20px; min-width: 0; }
 .classes button.class { display: block; width: 100%; text-align: left; border: none; background: none; padding: 6px 8px; }
 .classes button.class.active { background: #e8effd; color: var(--accent); font-weight: 600; }
 .classes form { margin-top: 8px; display: grid; gap: 6px; }
+.classes input { width: 100%; min-width: 0; }
 .table-wrap { overflow: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { border-bottom: 1px solid var(--line); padding: 6px 8px; text-align: left; vertical-align: top; white-space: nowrap; }
@@ -137,7 +139,8 @@ dl.info dd { margin: 0; }
         skip: 0,
         monitor: null,
         monitorEvents: [],
-        monitorStatus: null
+        monitorStatus: null,
+        monitorView: null
     };
 
     // ---- Strings -------------------------------------------------------------------------------------------
@@ -701,7 +704,7 @@ dl.info dd { margin: 0; }
             case 'File':
                 return fileLink(value);
             case 'GeoPoint':
-                return h('span', { class: 'geo', 'data-type': 'GeoPoint' }, '⌖ ' + Number(value.latitude).toFixed(5) + ', ' + Number(value.longitude).toFixed(5));
+                return h('span', { class: 'geo', 'data-type': 'GeoPoint' }, '@ ' + Number(value.latitude).toFixed(5) + ', ' + Number(value.longitude).toFixed(5));
             case 'Relation':
                 return h('span', { class: 'muted' }, 'Relation<' + String(value.className) + '>');
             default:
@@ -1202,7 +1205,9 @@ dl.info dd { margin: 0; }
             empty.hidden = true;
             if (fresh) setTimeout(() => row.classList.remove('fresh'), 2000);
         }
-        for (const entry of state.monitorEvents.slice().reverse()) addRow(entry, false);
+        for (const entry of state.monitorEvents) addRow(entry, false);
+        state.monitorView = { addRow: addRow, showStatus: showStatus };
+        if (state.monitorStatus) showStatus(state.monitorStatus);
         empty.hidden = state.monitorEvents.length > 0;
         const start = h('button', {
             type: 'button', class: 'primary', id: 'monitor-start',
@@ -1210,12 +1215,13 @@ dl.info dd { margin: 0; }
                 stopMonitor();
                 state.className = choice.value;
                 if (!choice.value) return;
+                // Through `state.monitorView`, so a view drawn again (another language) keeps receiving.
                 const monitor = new RealtimeMonitor(currentApp(), choice.value, message => {
                     const entry = { time: new Date().toLocaleTimeString(), message: message };
                     state.monitorEvents.push(entry);
                     if (state.monitorEvents.length > 200) state.monitorEvents.shift();
-                    addRow(entry, true);
-                }, showStatus);
+                    if (state.monitorView) state.monitorView.addRow(entry, true);
+                }, (kind, detail) => { if (state.monitorView) state.monitorView.showStatus(kind, detail); });
                 state.monitor = monitor;
                 try {
                     await monitor.start();

@@ -23,7 +23,8 @@
         skip: 0,
         monitor: null,
         monitorEvents: [],
-        monitorStatus: null
+        monitorStatus: null,
+        monitorView: null
     };
 
     // ---- Strings -------------------------------------------------------------------------------------------
@@ -587,7 +588,7 @@
             case 'File':
                 return fileLink(value);
             case 'GeoPoint':
-                return h('span', { class: 'geo', 'data-type': 'GeoPoint' }, '⌖ ' + Number(value.latitude).toFixed(5) + ', ' + Number(value.longitude).toFixed(5));
+                return h('span', { class: 'geo', 'data-type': 'GeoPoint' }, '@ ' + Number(value.latitude).toFixed(5) + ', ' + Number(value.longitude).toFixed(5));
             case 'Relation':
                 return h('span', { class: 'muted' }, 'Relation<' + String(value.className) + '>');
             default:
@@ -1088,7 +1089,9 @@
             empty.hidden = true;
             if (fresh) setTimeout(() => row.classList.remove('fresh'), 2000);
         }
-        for (const entry of state.monitorEvents.slice().reverse()) addRow(entry, false);
+        for (const entry of state.monitorEvents) addRow(entry, false);
+        state.monitorView = { addRow: addRow, showStatus: showStatus };
+        if (state.monitorStatus) showStatus(state.monitorStatus);
         empty.hidden = state.monitorEvents.length > 0;
         const start = h('button', {
             type: 'button', class: 'primary', id: 'monitor-start',
@@ -1096,12 +1099,13 @@
                 stopMonitor();
                 state.className = choice.value;
                 if (!choice.value) return;
+                // Through `state.monitorView`, so a view drawn again (another language) keeps receiving.
                 const monitor = new RealtimeMonitor(currentApp(), choice.value, message => {
                     const entry = { time: new Date().toLocaleTimeString(), message: message };
                     state.monitorEvents.push(entry);
                     if (state.monitorEvents.length > 200) state.monitorEvents.shift();
-                    addRow(entry, true);
-                }, showStatus);
+                    if (state.monitorView) state.monitorView.addRow(entry, true);
+                }, (kind, detail) => { if (state.monitorView) state.monitorView.showStatus(kind, detail); });
                 state.monitor = monitor;
                 try {
                     await monitor.start();
