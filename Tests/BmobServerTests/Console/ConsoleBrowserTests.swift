@@ -6,8 +6,9 @@ import Testing
 
 /// The console in a real headless Chromium (`console_driver.py` over the DevTools protocol) against the in-process
 /// server: sign in, create a class and a field, add and edit an object, revert the edit from its history, change its
-/// ACL, watch a live event arrive, switch to Chinese, sign in as the server admin. Screenshots of each step go to
-/// `.build/test-artifacts/console/`; the server's own state is checked over REST after the driver is done.
+/// ACL, filter, open the users, roles and files views, watch a live event arrive, switch to Chinese, sign in as the
+/// server admin. Screenshots of each step go to `.build/test-artifacts/console/`; the server's own state is checked
+/// over REST after the driver is done.
 @Suite struct ConsoleBrowserTests {
     private static let password = "console admin password"
 
@@ -41,6 +42,8 @@ import Testing
             #expect(report["afterRevert"]?["score"]?.int64Value == 1)
             #expect(report["afterRevert"]?["title"]?.stringValue == "hello <b>not bold</b>")
             #expect(report["acl"] == ["*": ["read": true], "role:Editors": ["read": true, "write": true]])
+            #expect(report["filteredRows"]?.int64Value == 1)
+            #expect(report["viewErrors"]?.arrayValue == [], "\(report["viewErrors"] ?? .null)")
             #expect(report["liveEvent"]?["action"]?.stringValue == "updateTable")
             let navigation = report["chineseNav"]?.arrayValue?.compactMap(\.stringValue) ?? []
             #expect(navigation.contains("实时监控") && navigation.contains("数据"))

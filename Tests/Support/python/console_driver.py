@@ -268,6 +268,27 @@ async def run(options, port, report):
         await page.wait_for("document.querySelector('#acl-dialog') === null", "the ACL editor to close")
         report["acl"] = rest.call("GET", f"/1/classes/ConsoleItem/{object_id}").get("ACL")
 
+        # Filter: a condition on the Number field makes a typed `where`.
+        await page.click("#add-filter")
+        await page.fill("#filters [data-condition='0'] .filter-field", "score")
+        await page.fill("#filters [data-condition='0'] .filter-op", "gte")
+        await page.fill("#filters [data-condition='0'] .filter-value", "1")
+        await page.click("#apply-filter")
+        await page.wait_for("(document.querySelector('#where-preview') || {}).textContent === 'where = {\"score\":{\"$gte\":1}}'", "the filter")
+        await page.wait_for(f"document.querySelector(\"{row}\") !== null", "the filtered row")
+        report["filteredRows"] = await page.evaluate("document.querySelectorAll('#objects-table tbody tr').length")
+        await page.click("#clear-filter")
+
+        # The users, roles and files views load without errors.
+        report["viewErrors"] = []
+        for view in ("users", "roles", "files"):
+            await page.click(f"[data-view={view}]")
+            outcome = await page.wait_for(
+                "document.querySelector('#objects-table') ? 'ok' : (document.querySelector('#main .error') || {}).textContent",
+                f"the {view} view")
+            if outcome != "ok":
+                report["viewErrors"].append(f"{view}: {outcome}")
+
         # Watch the class live, and create objects over REST until one arrives (the subscription is asynchronous).
         await page.click("[data-view=monitor]")
         await page.wait_for("document.querySelector('#monitor-class') !== null", "the monitor")
