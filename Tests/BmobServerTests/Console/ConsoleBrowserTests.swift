@@ -5,9 +5,9 @@ import Foundation
 import Testing
 
 /// The console in a real headless Chromium (`console_driver.py` over the DevTools protocol) against the in-process
-/// server: sign in, create a class and a field, add and edit an object, revert the edit from its history, change its
-/// ACL, filter, open the users, roles and files views, watch a live event arrive, switch to Chinese, sign in as the
-/// server admin. Screenshots of each step go to `.build/test-artifacts/console/`; the server's own state is checked
+/// server: sign in, create a class with a field and a class-level permission, add and edit an object, revert the edit from its history, change its
+/// ACL, filter, open the users, roles and files views, watch a live event arrive, delete and restore an object,
+/// switch to Chinese, sign in as the server admin. Screenshots of each step go to `.build/test-artifacts/console/`; the server's own state is checked
 /// over REST after the driver is done.
 @Suite struct ConsoleBrowserTests {
     private static let password = "console admin password"
@@ -32,6 +32,7 @@ import Testing
             #expect(report["problems"]?.arrayValue == [], "the page reported: \(report["problems"] ?? .null)")
             #expect(report["classCreated"]?.stringValue == "ConsoleItem")
             #expect(report["scoreType"]?.stringValue == "Number")
+            #expect(report["permissions"] == ["delete": ["role:Editors": true]])
             // Typed cells, and data shown as text, never as markup.
             let typed = report["typedCells"]?.arrayValue?.compactMap(\.stringValue) ?? []
             #expect(typed.contains("Date") && typed.contains("GeoPoint"))
@@ -45,6 +46,7 @@ import Testing
             #expect(report["filteredRows"]?.int64Value == 1)
             #expect(report["viewErrors"]?.arrayValue == [], "\(report["viewErrors"] ?? .null)")
             #expect(report["liveEvent"]?["action"]?.stringValue == "updateTable")
+            #expect(report["restored"] == report["liveEvent"]?["objectId"])
             let navigation = report["chineseNav"]?.arrayValue?.compactMap(\.stringValue) ?? []
             #expect(navigation.contains("实时监控") && navigation.contains("数据"))
             #expect(report["localStorageHasKey"]?.boolValue == false)

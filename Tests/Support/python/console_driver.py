@@ -117,6 +117,18 @@ class Rest:
             return json.loads(response.read() or b"null")
 
 
+async def eventually(read, what, timeout=STEP_TIMEOUT):
+    """What `read` answers once it is not empty, within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = read()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out after {timeout:.0f} s waiting for {what}")
+        await asyncio.sleep(0.1)
+
+
 def start_chromium(binary, profile):
     arguments = [
         binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
@@ -210,6 +222,12 @@ async def run(options, port, report):
         await page.click("#add-field")
         await page.wait_for("document.querySelector('#schema-fields tr[data-field=score]') !== null", "the new field")
         report["scoreType"] = rest.call("GET", "/1/schemas/ConsoleItem")["fields"]["score"]["type"]
+        # Class-level permissions: deletes only for a role.
+        await page.fill("#schema-permissions tr[data-operation=delete] .clp-restricted", True)
+        await page.fill("#schema-permissions tr[data-operation=delete] .clp-grantees", "role:Editors")
+        await page.click("#save-permissions")
+        report["permissions"] = await eventually(
+            lambda: rest.call("GET", "/1/schemas/ConsoleItem").get("classLevelPermissions"), "the saved permissions")
         await step("schema")
 
         # Add an object with typed fields.
@@ -311,6 +329,21 @@ async def run(options, port, report):
         report["liveEvent"] = {"objectId": live_id, "action": await page.evaluate(
             f"document.querySelector(\"#monitor-events tr[data-object-id='{live_id}']\").dataset.action")}
         await step("monitor")
+
+        # Delete the live object, then restore it from the class's deleted objects.
+        await page.evaluate("window.confirm = () => true")
+        await page.click("[data-view=data]")
+        await page.wait_for("document.querySelector('[data-class=ConsoleItem]') !== null", "the data view")
+        await page.click("[data-class=ConsoleItem]")
+        live_row = f"#objects-table tr[data-object-id='{live_id}']"
+        await page.wait_for(f"document.querySelector(\"{live_row}\") !== null", "the live object's row")
+        await page.click(f"{live_row} [data-action=delete]")
+        await page.wait_for(f"document.querySelector(\"{live_row}\") === null", "the row to go")
+        await page.click("[data-tab=deleted]")
+        await page.wait_for(f"document.querySelector(\"[data-restore='{live_id}']\") !== null", "the deleted object")
+        await page.click(f"[data-restore='{live_id}']")
+        await page.wait_for("document.querySelector('#deleted-empty') !== null", "the restore")
+        report["restored"] = rest.call("GET", f"/1/classes/ConsoleItem/{live_id}").get("objectId")
 
         # Chinese.
         await page.fill("#language", "zh")
