@@ -48,10 +48,13 @@ package enum ConsoleRoutes {
 
     private static func asset(_ name: String, _ request: BmobRequest) -> HTTPResponse {
         guard let asset = ConsoleAsset.named(name) else {
-            return BmobAPIError.body(status: .notFound, code: 404, message: "no console file named '\(name.prefix(64))'")
+            return BmobAPIError.body(
+                status: .notFound, code: 404, message: "no console file named '\(name.prefix(64))'")
         }
         var headers = HTTPHeaders()
-        for (field, value) in securityHeaders(host: request.http.headers["Host"]) { headers.add(name: field, value: value) }
+        for (field, value) in securityHeaders(host: request.http.headers["Host"]) {
+            headers.add(name: field, value: value)
+        }
         // Revalidated on every load (a new binary may ship new files), cheaply with the ETag.
         headers.add(name: "Cache-Control", value: "no-cache")
         headers.add(name: "ETag", value: asset.etag)

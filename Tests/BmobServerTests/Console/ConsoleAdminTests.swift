@@ -15,7 +15,8 @@ import Testing
         return file
     }
 
-    private func withConsoleServer(clock: ServerClock = .system, _ body: (TestServer) async throws -> Void) async throws {
+    private func withConsoleServer(clock: ServerClock = .system, _ body: (TestServer) async throws -> Void) async throws
+    {
         let file = try passwordFile(Self.password + "\n")
         defer { try? FileManager.default.removeItem(at: file) }
         try await withTestServer(clock: clock, configure: { $0.consolePasswordFile = file.path }, body)
@@ -23,7 +24,8 @@ import Testing
 
     private func signIn(_ server: TestServer, _ body: String, source: String? = nil) async throws -> RawHTTPResponse {
         try await server.request(
-            "POST", "/1/console/apps", headers: [("Content-Type", "application/json")], body: Array(body.utf8), source: source)
+            "POST", "/1/console/apps", headers: [("Content-Type", "application/json")], body: Array(body.utf8),
+            source: source)
     }
 
     @Test func withoutThePasswordSettingThereIsNoAdminSignIn() async throws {
@@ -76,16 +78,19 @@ import Testing
                 #expect(wrong.status == 401)
             }
             // Five failures from the address: even the right password waits, and says how long.
-            let waiting = try await signIn(server, JSONValue.object(["password": .string(Self.password)]).jsonString, source: "127.0.0.9")
+            let waiting = try await signIn(
+                server, JSONValue.object(["password": .string(Self.password)]).jsonString, source: "127.0.0.9")
             #expect(waiting.json?["code"]?.int64Value == 10076)
             #expect(waiting.json?["error"]?.stringValue?.contains("try again in 1 second") == true)
             #expect(!waiting.text.contains(TestServer.masterKey))
             // Another address is not slowed by them.
-            let other = try await signIn(server, JSONValue.object(["password": .string(Self.password)]).jsonString, source: "127.0.0.10")
+            let other = try await signIn(
+                server, JSONValue.object(["password": .string(Self.password)]).jsonString, source: "127.0.0.10")
             #expect(other.status == 200)
             // Once the wait is over, the right password works, and forgets the address's failures.
             clock.advance(milliseconds: 1_001)
-            let later = try await signIn(server, JSONValue.object(["password": .string(Self.password)]).jsonString, source: "127.0.0.9")
+            let later = try await signIn(
+                server, JSONValue.object(["password": .string(Self.password)]).jsonString, source: "127.0.0.9")
             #expect(later.status == 200)
             let next = try await signIn(server, #"{"password":"not the password"}"#, source: "127.0.0.9")
             #expect(next.status == 401)

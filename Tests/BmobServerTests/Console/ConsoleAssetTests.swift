@@ -14,7 +14,8 @@ import Testing
         #expect(names == ["console.css", "console.js", "i18n.js", "index.html"])
         for name in names {
             let onDisk = try [UInt8](Data(contentsOf: Self.assetFolder.appendingPathComponent(name)))
-            let embedded = try #require(ConsoleAsset.named(name), "\(name) is not embedded; run scripts/embed-console.sh")
+            let embedded = try #require(
+                ConsoleAsset.named(name), "\(name) is not embedded; run scripts/embed-console.sh")
             #expect(embedded.body == onDisk, "\(name) differs from its embedded copy; run scripts/embed-console.sh")
         }
     }
@@ -27,7 +28,10 @@ import Testing
         #expect(!html.contains("http://") && !html.contains("https://"))
         for name in ["console.js", "i18n.js"] {
             let script = String(decoding: try #require(ConsoleAsset.named(name)).body, as: UTF8.self)
-            for forbidden in ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function", "localStorage.setItem(SESSION"] {
+            for forbidden in [
+                "innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function",
+                "localStorage.setItem(SESSION",
+            ] {
                 #expect(!script.contains(forbidden), "\(name) uses \(forbidden)")
             }
             #expect(!script.contains("http://") && !script.contains("https://"), "\(name) names a remote origin")
@@ -38,8 +42,10 @@ import Testing
         try await withTestServer { server in
             for (path, type) in [
                 ("/console", "text/html; charset=utf-8"), ("/console/", "text/html; charset=utf-8"),
-                ("/console/index.html", "text/html; charset=utf-8"), ("/console/console.js", "text/javascript; charset=utf-8"),
-                ("/console/i18n.js", "text/javascript; charset=utf-8"), ("/console/console.css", "text/css; charset=utf-8"),
+                ("/console/index.html", "text/html; charset=utf-8"),
+                ("/console/console.js", "text/javascript; charset=utf-8"),
+                ("/console/i18n.js", "text/javascript; charset=utf-8"),
+                ("/console/console.css", "text/css; charset=utf-8"),
             ] {
                 let response = try await server.request("GET", path)
                 #expect(response.status == 200, "\(path)")
@@ -49,7 +55,9 @@ import Testing
                 #expect(response.headers["Cache-Control"] == "no-cache")
                 let policy = try #require(response.headers["Content-Security-Policy"])
                 #expect(policy.contains("default-src 'none'") && policy.contains("script-src 'self'"))
-                #expect(policy.contains("frame-ancestors 'none'") && policy.contains("connect-src 'self' ws://localhost wss://localhost;"))
+                #expect(
+                    policy.contains("frame-ancestors 'none'")
+                        && policy.contains("connect-src 'self' ws://localhost wss://localhost;"))
                 #expect(!policy.contains("unsafe"))
             }
             let page = try await server.request("GET", "/console")
@@ -75,12 +83,15 @@ import Testing
     @Test func unknownNamesAndTraversalsAreRefused() async throws {
         try await withTestServer { server in
             for path in [
-                "/console/nothing.js", "/console/..%2Fapps.json", "/console/%2e%2e%2fapps.json", "/console/../apps.json",
+                "/console/nothing.js", "/console/..%2Fapps.json", "/console/%2e%2e%2fapps.json",
+                "/console/../apps.json",
                 "/console/Assets/console.js", "/console/index.html%00", "/console/console.js/", "/console/CONSOLE.JS",
                 "/console/.%2e/.%2e/etc/passwd", "/console/" + String(repeating: "a", count: 3000),
             ] {
                 let response = try await server.request("GET", path)
-                #expect(response.status >= 400 && response.status < 500 || path.hasSuffix("console.js/"), "\(path): \(response.status)")
+                #expect(
+                    response.status >= 400 && response.status < 500 || path.hasSuffix("console.js/"),
+                    "\(path): \(response.status)")
                 #expect(!response.text.contains(TestServer.masterKey), "\(path)")
                 if response.status == 404 {
                     #expect(response.json?["code"]?.int64Value == 404, "\(path)")

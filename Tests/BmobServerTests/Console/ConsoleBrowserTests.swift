@@ -5,10 +5,10 @@ import Foundation
 import Testing
 
 /// The console in a real headless Chromium (`console_driver.py` over the DevTools protocol) against the in-process
-/// server: sign in, create a class with a field and a class-level permission, add and edit an object, revert the edit from its history, change its
-/// ACL, filter, open the users, roles and files views, watch a live event arrive, delete and restore an object,
-/// switch to Chinese, sign in as the server admin. Screenshots of each step go to `.build/test-artifacts/console/`; the server's own state is checked
-/// over REST after the driver is done.
+/// server: sign in, create a class with a field and a class-level permission, add and edit an object, revert the
+/// edit from its history, change its ACL, filter, open the users, roles and files views, watch a live event arrive,
+/// delete and restore an object, switch to Chinese, sign in as the server admin. Screenshots of each step go to
+/// `.build/test-artifacts/console/`; the server's own state is checked over REST after the driver is done.
 @Suite struct ConsoleBrowserTests {
     private static let password = "console admin password"
 
@@ -27,7 +27,8 @@ import Testing
                 ],
                 timeout: 110)
             let report = try #require(
-                output.split(separator: "\n").last.flatMap { try? JSONParser.parse(String($0)) }, "driver said: \(output)")
+                output.split(separator: "\n").last.flatMap { try? JSONParser.parse(String($0)) },
+                "driver said: \(output)")
 
             #expect(report["problems"]?.arrayValue == [], "the page reported: \(report["problems"] ?? .null)")
             #expect(report["classCreated"]?.stringValue == "ConsoleItem")
@@ -62,10 +63,12 @@ import Testing
 
             // The server's own view of what the console did.
             let objectId = try #require(report["objectId"]?.stringValue)
-            let stored = try await server.request("GET", "/1/classes/ConsoleItem/\(objectId)", headers: server.masterHeaders)
+            let stored = try await server.request(
+                "GET", "/1/classes/ConsoleItem/\(objectId)", headers: server.masterHeaders)
             #expect(stored.json?["score"]?.int64Value == 1)
             #expect(stored.json?["ACL"] == ["*": ["read": true], "role:Editors": ["read": true, "write": true]])
-            let history = try await server.request("GET", "/1/history/ConsoleItem/\(objectId)", headers: server.masterHeaders)
+            let history = try await server.request(
+                "GET", "/1/history/ConsoleItem/\(objectId)", headers: server.masterHeaders)
             let doors = history.json?["results"]?.arrayValue?.compactMap { $0["door"]?.stringValue } ?? []
             #expect(doors.contains { $0.hasPrefix("revert:") })
         }
