@@ -97,6 +97,19 @@ import Testing
         }
     }
 
+    @Test func thePasswordFileIsASettingOfEveryKind() throws {
+        let fromFlag = try ConfigurationLoader.load(
+            flags: ["--console-password-file": "/etc/bmob/console"], environment: [:])
+        #expect(fromFlag.consolePasswordFile == "/etc/bmob/console")
+        let fromEnvironment = try ConfigurationLoader.load(
+            flags: [:], environment: ["BMOB_CONSOLE_PASSWORD_FILE": "/run/secrets/console"])
+        #expect(fromEnvironment.consolePasswordFile == "/run/secrets/console")
+        #expect(try ConfigurationLoader.load(flags: [:], environment: [:]).consolePasswordFile == nil)
+        #expect(throws: ConfigurationError.self) {
+            try ConfigurationLoader.load(flags: ["--console-password-file": ""], environment: [:])
+        }
+    }
+
     @Test func unusablePasswordFilesStopTheServerFromStarting() throws {
         var configuration = ServerConfiguration()
         configuration.consolePasswordFile = "/nonexistent/bmob-console-password"
