@@ -6,7 +6,8 @@
 #                                 `prometheus_client` (its text-format parser reads /metrics),
 #                                 `moto` (an S3 and STS server) from PyPI in a virtual environment at
 #                                 .build/python-peers (tests find its interpreter there, or at
-#                                 $BMOB_PYTHON_PEERS), PostgreSQL and PgBouncer
+#                                 $BMOB_PYTHON_PEERS), PostgreSQL, PgBouncer, and Chromium with a CJK
+#                                 font (the console's browser tests drive it headless over the DevTools protocol)
 #   scripts/bootstrap.sh bench    also the benchmark peers (wrk, nginx, PostgreSQL) and valgrind
 #   scripts/bootstrap.sh cluster  also PostgreSQL and nginx, for scripts/cluster.sh
 set -euo pipefail
@@ -33,7 +34,7 @@ as_root() {
 case "$(uname -s)" in
 Linux)
     packages=(pkg-config libsqlite3-dev libpq-dev libssl-dev)
-    [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl postgresql pgbouncer curl)
+    [ "$want_test" = 1 ] && packages+=(python3 python3-venv openssl postgresql pgbouncer curl chromium fonts-wqy-zenhei)
     [ "$want_bench" = 1 ] && packages+=(wrk nginx-light python3 python3-venv valgrind postgresql)
     [ "$want_cluster" = 1 ] && packages+=(postgresql nginx-light curl)
     missing=()
@@ -50,6 +51,7 @@ Darwin)
     command -v brew >/dev/null 2>&1 || { echo "bootstrap: Homebrew is required on macOS (https://brew.sh)" >&2; exit 1; }
     formulas=(pkg-config sqlite libpq openssl)
     [ "$want_test" = 1 ] && formulas+=(python postgresql pgbouncer)
+    # Chromium for the console's browser tests is a cask on macOS; point BMOB_CHROMIUM at any Chromium or Chrome.
     [ "$want_bench" = 1 ] && formulas+=(wrk nginx)
     [ "$want_cluster" = 1 ] && formulas+=(postgresql nginx)
     for formula in "${formulas[@]}"; do

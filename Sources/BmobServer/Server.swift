@@ -110,6 +110,7 @@ package final class Server: Sendable {
                 now: clock.nowSeconds)
         }
         // Read before anything is started that would have to be stopped if it failed.
+        let consoleAdmin = try ConsoleAdmin.load(configuration)
         let handshakeKey = try registry.sharedSecret("socket.io handshake ids")
         let uploadKey = try registry.sharedSecret("file upload credentials")
         let downloadKey = try registry.sharedSecret("file download signatures")
@@ -192,6 +193,7 @@ package final class Server: Sendable {
         ChannelAuthRoutes.register(in: &router, service: ChannelAuthService(callers: callers))
         FileDownloadRoutes.register(in: &router, files: files)
         S3MultipartRoutes.register(in: &router, uploads: uploads, files: files)
+        ConsoleRoutes.register(in: &router, admin: consoleAdmin)
         let feeds = RealtimeFeeds(logger: logger)
         let socketIO = SocketIOGateway(
             feeds: feeds, apps: apps, configuration: configuration, logger: logger, clock: loopClock,

@@ -37,6 +37,9 @@ package struct ServerConfiguration: Sendable, Equatable {
     package var adminPort: Int?
     /// The address of the admin port (default 127.0.0.1: only this machine can scrape it).
     package var adminHost = "127.0.0.1"
+    /// A file whose first line is the web console's admin password (``ConsoleAdmin``), which lists every app
+    /// with its keys; `nil`: the console signs in with an app's id and master key only.
+    package var consolePasswordFile: String?
     /// The database engine of the apps' data and its settings (the `database` setting): SQLite files in the data
     /// folder by default, whose durability the `sqliteSynchronous` setting chooses (`normal` survives a process
     /// crash, `full` also a power loss, with slower commits); or one PostgreSQL database for several server nodes
@@ -188,6 +191,10 @@ package struct ServerConfiguration: Sendable, Equatable {
         },
         Setting(key: "adminHost", environment: "BMOB_ADMIN_HOST", flag: "--admin-host", help: "address of the admin port (default 127.0.0.1)") { config, value throws(ConfigurationError) in
             config.adminHost = value
+        },
+        Setting(key: "consolePasswordFile", environment: "BMOB_CONSOLE_PASSWORD_FILE", flag: "--console-password-file", help: "a file whose first line (12 characters or more) is the /console admin password, which lists every app (default: sign in with an app's master key)") { config, value throws(ConfigurationError) in
+            guard !value.isEmpty else { throw ConfigurationError("consolePasswordFile: expected a file path") }
+            config.consolePasswordFile = value
         },
         Setting(key: "database", environment: "BMOB_DATABASE", flag: "--database", help: "sqlite (default: a file per app in the data folder) or a postgres:// URL for several nodes") { config, value throws(ConfigurationError) in
             if value == "sqlite" {
@@ -409,6 +416,7 @@ package struct ServerConfiguration: Sendable, Equatable {
             && lhs.idleTimeoutSeconds == rhs.idleTimeoutSeconds && lhs.shutdownGraceSeconds == rhs.shutdownGraceSeconds
             && lhs.logLevel == rhs.logLevel && lhs.logFormat == rhs.logFormat && lhs.accessLog == rhs.accessLog
             && lhs.metricsToken == rhs.metricsToken && lhs.adminPort == rhs.adminPort && lhs.adminHost == rhs.adminHost
+            && lhs.consolePasswordFile == rhs.consolePasswordFile
             && lhs.storage == rhs.storage && lhs.databaseListenURL == rhs.databaseListenURL
             && lhs.smtpHost == rhs.smtpHost && lhs.smtpPort == rhs.smtpPort && lhs.smtpUser == rhs.smtpUser
             && lhs.smtpPassword == rhs.smtpPassword && lhs.mailFrom == rhs.mailFrom
