@@ -2,7 +2,9 @@ package import BmobWire
 
 /// One successful answer of an operation: its status, body and headers.
 package struct OpenAPIAnswer: Sendable {
+    /// The HTTP status (200, 201).
     package var status: Int
+    /// What the answer says, for readers of the document.
     package var description: String
     /// Schemas by media type.
     package var content: [String: JSONValue]

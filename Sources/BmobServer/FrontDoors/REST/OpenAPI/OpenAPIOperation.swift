@@ -2,17 +2,23 @@ import BmobWire
 
 /// One route's entry in the OpenAPI document: what it does, who may call it, what it reads and answers.
 package struct OpenAPIOperation: Sendable {
+    /// One line on what the route does.
     package var summary: String
     /// The group it is listed under (`Objects`, `Users`, …).
     package var tag: String
+    /// Which keys it needs.
     package var access: OpenAPIAccess
+    /// Its path and query parameters.
     package var parameters: [OpenAPIParameter]
+    /// What it reads from the body, if anything.
     package var body: OpenAPIRequestBody?
+    /// Its successful answers.
     package var answers: [OpenAPIAnswer]
     /// HTTP statuses of Bmob errors this route answers besides those every route may (400, 408, 413, 414, 431, 503,
     /// and 401 when keys are needed).
     package var errors: [Int]
 
+    /// An entry; `access` is ``OpenAPIAccess/app`` unless said otherwise.
     package init(
         _ summary: String, tag: String, access: OpenAPIAccess = .app, parameters: [OpenAPIParameter] = [],
         body: OpenAPIRequestBody? = nil, answers: [OpenAPIAnswer], errors: [Int] = []

@@ -7,9 +7,13 @@ package struct OpenAPIParameter: Sendable {
         case path, query
     }
 
+    /// The name in the path (`:name` in the route) or the query string.
     package var name: String
+    /// Path or query.
     package var location: Location
+    /// Whether it must be sent (path parameters always).
     package var required: Bool
+    /// What it means, for readers of the document.
     package var description: String
     /// The value's schema; for a parameter whose value is JSON text, the schema of the JSON (``isJSON``).
     package var schema: JSONValue

@@ -2,9 +2,11 @@ package import BmobWire
 
 /// What an operation reads from the request body.
 package struct OpenAPIRequestBody: Sendable {
+    /// What the body holds, for readers of the document.
     package var description: String
     /// Schemas by media type.
     package var content: [String: JSONValue]
+    /// Whether a request without a body is refused.
     package var required: Bool
 
     /// A JSON body matching `schema`.

@@ -9,13 +9,14 @@ package enum OpenAPISchemas {
         ["$ref": .string("#/components/schemas/" + name)]
     }
 
-    /// A JSON object with these members (`required` listed), other members allowed unless `closed`.
-    package static func object(_ properties: [String: JSONValue], required: [String] = [], closed: Bool = false)
-        -> JSONValue
-    {
+    /// A JSON object with these members (`required` listed), other members allowed; `example` is a valid one,
+    /// which testers send first.
+    package static func object(
+        _ properties: [String: JSONValue], required: [String] = [], example: JSONValue? = nil
+    ) -> JSONValue {
         var members: [String: JSONValue] = ["type": "object", "properties": .object(properties)]
         if !required.isEmpty { members["required"] = .array(required.map { .string($0) }) }
-        if closed { members["additionalProperties"] = false }
+        if let example { members["examples"] = [example] }
         return .object(members)
     }
 
@@ -78,7 +79,8 @@ package enum OpenAPISchemas {
             "Fields": {
               "type": "object",
               "description": "An object's fields: JSON values, typed values (`{\"__type\": \"Date\"|\"Pointer\"|\"Relation\"|\"File\"|\"GeoPoint\", …}`) and, in updates, operators (`{\"__op\": \"Increment\"|\"Delete\"|\"Add\"|\"AddUnique\"|\"Remove\"|\"AddRelation\"|\"RemoveRelation\", …}`). Names start with a letter and use `[A-Za-z0-9_]`.",
-              "properties": {"ACL": {"$ref": "#/components/schemas/ACL"}}
+              "properties": {"ACL": {"anyOf": [{"$ref": "#/components/schemas/ACL"}, {"type": "null"}], "description": "null: no ACL (public)"}},
+              "examples": [{"score": 1337, "playerName": "Sean Plott", "cheatMode": false}]
             },
             "Object": {
               "type": "object", "required": ["objectId", "createdAt", "updatedAt"],
@@ -153,11 +155,12 @@ package enum OpenAPISchemas {
             "SchemaChange": {
               "type": "object",
               "description": "Fields to add (`{\"name\": {\"type\": \"String\"}}`, `{\"type\": \"Pointer\", \"targetClass\": \"_User\"}`) or remove (`\"__op\": \"Delete\"`), indexes (`[[\"score\"], [\"team\", \"-score\"]]`, or objects with `unique`) and `classLevelPermissions`.",
+              "examples": [{"fields": {"score": {"type": "Number"}, "owner": {"type": "Pointer", "targetClass": "_User"}}}],
               "properties": {
-                "className": {"type": "string"},
+                "className": {"type": ["string", "null"], "description": "the path's class, if given"},
                 "fields": {"type": "object", "additionalProperties": {"type": "object"}},
                 "indexes": {"type": "array"},
-                "classLevelPermissions": {"type": "object"}
+                "classLevelPermissions": {"type": ["object", "null"], "description": "per operation, the grantees allowed; null removes them"}
               }
             },
             "BatchRequest": {

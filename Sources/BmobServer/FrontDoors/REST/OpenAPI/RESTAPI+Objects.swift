@@ -15,7 +15,9 @@ extension RESTAPI {
             answers: [.json(OpenAPISchemas.ref("Object"), "the object as the caller may see it")]),
         "PUT /1/classes/:className/:objectId": OpenAPIOperation(
             "Update an object", tag: "Objects", parameters: [className, objectId],
-            body: .json(OpenAPISchemas.ref("Fields"), "fields to set and operators to apply"),
+            body: .json(
+                OpenAPISchemas.ref("Fields"), "fields to set and operators to apply; none only moves `updatedAt`",
+                required: false),
             answers: [.json(OpenAPISchemas.ref("Updated"), "the new update date")]),
         "DELETE /1/classes/:className/:objectId": OpenAPIOperation(
             "Delete an object", tag: "Objects", parameters: [className, objectId], answers: [.ok]),
@@ -48,11 +50,13 @@ extension RESTAPI {
             answers: [.json(OpenAPISchemas.ref("Schema"), "the schema")]),
         "POST /1/schemas/:className": OpenAPIOperation(
             "Create a class", tag: "Schemas", access: .master, parameters: [className],
-            body: .json(OpenAPISchemas.ref("SchemaChange"), "its fields, indexes and permissions"),
+            body: .json(
+                OpenAPISchemas.ref("SchemaChange"), "its fields, indexes and permissions; none for a class without fields",
+                required: false),
             answers: [.json(OpenAPISchemas.ref("Schema"), "the new schema")]),
         "PUT /1/schemas/:className": OpenAPIOperation(
             "Change a class's fields, indexes or permissions", tag: "Schemas", access: .master, parameters: [className],
-            body: .json(OpenAPISchemas.ref("SchemaChange"), "what to add or remove"),
+            body: .json(OpenAPISchemas.ref("SchemaChange"), "what to add or remove; none changes nothing", required: false),
             answers: [.json(OpenAPISchemas.ref("Schema"), "the schema as changed")]),
         "DELETE /1/schemas/:className": OpenAPIOperation(
             "Delete an empty class", tag: "Schemas", access: .master, parameters: [className], answers: [.ok]),

@@ -12,7 +12,7 @@ extension RESTAPI {
             parameters: [
                 .path(
                     "name", "the file's name with its extension (base64 when it is not ASCII)",
-                    schema: ["type": "string", "minLength": 1])
+                    schema: ["type": "string", "minLength": 1, "examples": ["notes.txt"]])
             ],
             body: .bytes("the file's bytes; `Content-Type` is kept as its type"),
             answers: [.json(OpenAPISchemas.ref("StoredFile"), "the file's name, URL and provider")]),

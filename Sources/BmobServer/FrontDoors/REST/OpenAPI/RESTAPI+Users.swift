@@ -15,7 +15,7 @@ extension RESTAPI {
                     "username": OpenAPISchemas.string, "password": OpenAPISchemas.string,
                     "email": OpenAPISchemas.string, "mobilePhoneNumber": OpenAPISchemas.string,
                     "smsCode": OpenAPISchemas.string, "authData": ["type": "object"],
-                ]), "the new user's fields"),
+                ], example: ["username": "alice", "password": "correct horse"]), "the new user's fields"),
             answers: [
                 .created(OpenAPISchemas.ref("SignedUp"), "a new user and its session"),
                 .json(OpenAPISchemas.ref("LoggedIn"), "an existing account's login (third-party or phone), or a phone signup"),
@@ -72,7 +72,9 @@ extension RESTAPI {
             answers: [.json(OpenAPISchemas.ref("Object"), "the user as the caller may see it")]),
         "PUT /1/users/:objectId": OpenAPIOperation(
             "Update a user (its own session or the Master Key)", tag: "Users", parameters: [userId],
-            body: .json(OpenAPISchemas.ref("Fields"), "fields to set; `authData` links or unlinks accounts"),
+            body: .json(
+                OpenAPISchemas.ref("Fields"), "fields to set; `authData` links or unlinks accounts; none only moves `updatedAt`",
+                required: false),
             answers: [.json(OpenAPISchemas.ref("Updated"), "the new update date")]),
         "DELETE /1/users/:objectId": OpenAPIOperation(
             "Delete a user (its own session or the Master Key)", tag: "Users", parameters: [userId], answers: [.ok]),
@@ -94,7 +96,8 @@ extension RESTAPI {
             body: .json(
                 OpenAPISchemas.object(
                     ["name": OpenAPISchemas.string, "users": ["type": "object"], "roles": ["type": "object"]],
-                    required: ["name"]), "its name (letters, digits, space, `-`, `_`), ACL and members"),
+                    required: ["name"], example: ["name": "Moderators"]),
+                "its name (letters, digits, space, `-`, `_`), ACL and members"),
             answers: [.created(OpenAPISchemas.ref("Created"), "the new role's id and creation date")]),
         "GET /1/roles": OpenAPIOperation(
             "Find roles", tag: "Roles", parameters: findParameters,
@@ -104,7 +107,7 @@ extension RESTAPI {
             answers: [.json(OpenAPISchemas.ref("Object"), "the role")]),
         "PUT /1/roles/:objectId": OpenAPIOperation(
             "Update a role (its members with `AddRelation`/`RemoveRelation`)", tag: "Roles", parameters: [roleId],
-            body: .json(OpenAPISchemas.ref("Fields"), "fields and operators"),
+            body: .json(OpenAPISchemas.ref("Fields"), "fields and operators; none only moves `updatedAt`", required: false),
             answers: [.json(OpenAPISchemas.ref("Updated"), "the new update date")]),
         "DELETE /1/roles/:objectId": OpenAPIOperation(
             "Delete a role", tag: "Roles", parameters: [roleId], answers: [.ok]),
@@ -119,8 +122,9 @@ extension RESTAPI {
         "POST /1/requestSmsCode": OpenAPIOperation(
             "Send an SMS code to a phone number", tag: "Verification",
             body: .json(
-                OpenAPISchemas.object(["mobilePhoneNumber": phone, "template": OpenAPISchemas.string]),
-                "the number and the template's name"),
+                OpenAPISchemas.object(
+                    ["mobilePhoneNumber": phone, "template": OpenAPISchemas.string],
+                    example: ["mobilePhoneNumber": "13800000000"]), "the number and the template's name"),
             answers: [
                 .json(OpenAPISchemas.object(["smsId": OpenAPISchemas.integer], required: ["smsId"]), "the SMS's id")
             ]),

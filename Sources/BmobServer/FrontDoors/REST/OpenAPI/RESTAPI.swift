@@ -28,7 +28,10 @@ package enum RESTAPI {
     // Parameters several routes share.
     static let className = OpenAPIParameter.path(
         "className", "the class (`_User`, `_Role`, or a name of letters, digits and `_` starting with a letter)",
-        schema: ["type": "string", "minLength": 1])
+        schema: [
+            "type": "string", "pattern": "^([A-Za-z][A-Za-z0-9_]{0,127}|_User|_Role|_Installation|_Session|_File)$",
+            "examples": ["GameScore"],
+        ])
     static let objectId = OpenAPIParameter.path("objectId", "the object's id", schema: ["type": "string", "minLength": 1])
     static let userId = OpenAPIParameter.path("objectId", "the user's id", schema: ["type": "string", "minLength": 1])
 }
