@@ -3,7 +3,8 @@
 #
 #   scripts/bootstrap.sh          build dependencies (what `make serve` needs)
 #   scripts/bootstrap.sh test     also the tests' independent protocol peers: the `websockets` and `pusher` libraries,
-#                                 `prometheus_client` (its text-format parser reads /metrics),
+#                                 `prometheus_client` (its text-format parser reads /metrics), `schemathesis`
+#                                 (property-based requests against /1/openapi.json),
 #                                 `moto` (an S3 and STS server) from PyPI in a virtual environment at
 #                                 .build/python-peers (tests find its interpreter there, or at
 #                                 $BMOB_PYTHON_PEERS), PostgreSQL, PgBouncer, and Chromium with a CJK
@@ -67,7 +68,7 @@ esac
 # Protocol peers for the tests, pinned so that a new release cannot change what the tests check.
 [ "$want_test" = 1 ] || exit 0
 peers="$(cd "$(dirname "$0")/.." && pwd)/.build/python-peers"
-peer_requirements="websockets==17.4 moto[server]==5.2.5 bmobpy==1.10.1 pusher==3.3.4 pysher==1.0.8 prometheus_client==0.26.0"
+peer_requirements="websockets==17.4 moto[server]==5.2.5 bmobpy==1.10.1 pusher==3.3.4 pysher==1.0.8 prometheus_client==0.26.0 schemathesis==4.32.5"
 if [ ! -f "$peers/.installed" ] || [ "$(cat "$peers/.installed")" != "$peer_requirements" ]; then
     echo "bootstrap: installing Python test peers ($peer_requirements) into $peers" >&2
     rm -rf "$peers"

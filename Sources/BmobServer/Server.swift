@@ -31,6 +31,8 @@ package final class Server: Sendable {
     package let createdDevelopmentApp: App?
     /// The local provider's multipart uploads (their part counter shows what a resumed upload sent).
     package let fileUploads: LocalMultipartUploads
+    /// The REST API's OpenAPI document, served at `GET /1/openapi.json`.
+    package let openAPI: OpenAPIDocument
     private let lifecycle = LockedValue(Lifecycle())
     /// Finished by ``shutdown()`` (or cancellation) to end ``run()``.
     private let stopSignal = AsyncStream<Never>.makeStream(bufferingPolicy: .unbounded)
@@ -44,9 +46,11 @@ package final class Server: Sendable {
 
     private init(
         context: ServerContext, http: HTTPServer, admin: HTTPServer?, feeds: RealtimeFeeds, socketIO: SocketIOGateway,
-        channels: PusherGateway, createdDevelopmentApp: App?, fileUploads: LocalMultipartUploads
+        channels: PusherGateway, createdDevelopmentApp: App?, fileUploads: LocalMultipartUploads,
+        openAPI: OpenAPIDocument
     ) {
         self.channels = channels
+        self.openAPI = openAPI
         self.fileUploads = fileUploads
         self.context = context
         self.http = http
@@ -222,6 +226,7 @@ package final class Server: Sendable {
             functions: functions.sync, operations: runner, feeds: feeds, apps: apps, configuration: configuration,
             clock: clock, logger: logger
         ).register(in: &router)
+        let openAPI = OpenAPIRoutes.register(in: &router)
         let responder = BmobResponder(router: router, server: context)
 
         let httpConfiguration = HTTPServerConfiguration(
@@ -265,7 +270,7 @@ package final class Server: Sendable {
         }
         let server = Server(
             context: context, http: http, admin: admin, feeds: feeds, socketIO: socketIO, channels: channels,
-            createdDevelopmentApp: createdApp, fileUploads: uploads)
+            createdDevelopmentApp: createdApp, fileUploads: uploads, openAPI: openAPI)
         context.setListeningURL(server.baseURL)
         return server
     }

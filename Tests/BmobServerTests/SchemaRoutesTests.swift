@@ -88,6 +88,17 @@ import Testing
             #expect(noTarget.json?["code"] == 104)
             let missing = try await server.call("GET", "/1/schemas/Nope", master: true)
             #expect(missing.json?["code"] == 103)
+            // A className that is not a string was ignored and the change made (found by schemathesis).
+            for method in ["POST", "PUT"] {
+                let notAString = try await server.call(
+                    method, "/1/schemas/Y", json: ["className": [:], "fields": ["a": ["type": "String"]]], master: true)
+                #expect(notAString.status == 400)
+                #expect(notAString.json?["code"] == 107)
+                let otherClass = try await server.call(method, "/1/schemas/Y", json: ["className": "Z"], master: true)
+                #expect(otherClass.json?["code"] == 103)
+            }
+            let untouched = try await server.call("GET", "/1/schemas/Y", master: true)
+            #expect(untouched.json?["code"] == 103)
         }
     }
 

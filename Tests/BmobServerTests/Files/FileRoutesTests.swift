@@ -138,6 +138,14 @@ import Testing
             for url in urls { #expect(try await server.request("GET", try path(url)).status == 404) }
             let malformed = try await server.call("POST", "/2/cdnBatchDelete", json: ["upyun": "not a list"])
             #expect(malformed.json?["code"] == 107)
+            // Naming no file is a mistake, not a delete of nothing (schemathesis sent a bare POST; it got "ok").
+            for empty in [[:], ["upyun": []]] as [JSONValue] {
+                let refused = try await server.call("POST", "/2/cdnBatchDelete", json: empty)
+                #expect(refused.status == 400)
+                #expect(refused.json?["code"] == 107)
+            }
+            let bare = try await server.request("POST", "/2/cdnBatchDelete", headers: server.appHeaders, body: [])
+            #expect(bare.json?["code"] == 107)
         }
     }
 

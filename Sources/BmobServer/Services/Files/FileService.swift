@@ -136,7 +136,13 @@ package struct FileService: Sendable {
     }
 
     /// Deletes each file `references` names; the ones that fail are named in one 154 error.
+    ///
+    /// - Throws: 107 when `references` is empty (no body, `{}`, or only empty lists: a client mistake, not a
+    ///   delete of nothing), 154 for more than ``maximumBatch`` or for the files that could not be deleted.
     package func deleteBatch(_ references: [String], context: AppContext) async throws {
+        guard !references.isEmpty else {
+            throw BmobAPIError(.invalidJSON, "name the files to delete: {\"<cdn>\": [key or URL, …]}")
+        }
         guard references.count <= Self.maximumBatch else {
             throw BmobAPIError(.fileBatchDeleteError, "at most \(Self.maximumBatch) files per batch delete")
         }

@@ -62,8 +62,12 @@ package struct SchemaService: Sendable {
     package func update(className: String, body: [String: JSONValue], create: Bool, context: AppContext) async throws -> JSONValue {
         try Self.requireMaster(context)
         try ObjectService.validateClassName(className)
-        if let named = body["className"]?.stringValue, named != className {
-            throw BmobAPIError(.invalidClassName, "className in the body does not match the path")
+        switch body["className"] {
+        case nil, .null?: break
+        case .string(let named)? where named == className: break
+        case .string?: throw BmobAPIError(.invalidClassName, "className in the body does not match the path")
+        // Not ignored: a body whose className is not even a string was not meant for this class.
+        default: throw BmobAPIError(.invalidJSON, "className in the body must be a string")
         }
         let changes = try SchemaChanges(body)
         let security = context.app.security
