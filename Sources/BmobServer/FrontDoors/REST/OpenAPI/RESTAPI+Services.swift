@@ -144,6 +144,26 @@ extension RESTAPI {
             "The server's version, capabilities and limits (with an app's keys, the app's history retention too)",
             tag: "Server", access: .openOrApp,
             answers: [.json(OpenAPISchemas.ref("ServerInfo"), "what the server offers")]),
+        "POST /1/console/apps": OpenAPIOperation(
+            "Every app with its keys, for the server's console password (404 when the server has none)", tag: "Server",
+            access: .open,
+            body: .json(
+                OpenAPISchemas.object(["password": ["type": "string", "minLength": 1]], required: ["password"]),
+                "the console password"),
+            answers: [
+                .json(
+                    OpenAPISchemas.object([
+                        "results": [
+                            "type": "array",
+                            "items": OpenAPISchemas.object([
+                                "name": OpenAPISchemas.string, "applicationId": OpenAPISchemas.string,
+                                "restKey": OpenAPISchemas.string, "masterKey": OpenAPISchemas.string,
+                                "createdAt": OpenAPISchemas.string,
+                            ]),
+                        ]
+                    ]), "the apps")
+            ],
+            errors: [401, 404]),
         OpenAPIRoutes.route: OpenAPIOperation(
             "This document", tag: "Server", access: .open,
             answers: [.json(["type": "object"], "the OpenAPI 3.1 description of the REST API")]),
