@@ -158,7 +158,7 @@ extension RESTAPI {
                             "items": OpenAPISchemas.object([
                                 "name": OpenAPISchemas.string, "applicationId": OpenAPISchemas.string,
                                 "restKey": OpenAPISchemas.string, "masterKey": OpenAPISchemas.string,
-                                "createdAt": OpenAPISchemas.string,
+                                "createdAt": ["type": "integer", "description": "milliseconds since 1970"],
                             ]),
                         ]
                     ]), "the apps")
