@@ -6,7 +6,7 @@ extension ReconnectBackoff {
     /// - Parameters:
     ///   - minimum: the shortest wait, and the cap after the first failure.
     ///   - maximum: the longest wait.
-    package init(minimum: Duration = .seconds(1), maximum: Duration = .seconds(30)) {
+    package init(minimum: RealtimeDuration = .seconds(1), maximum: RealtimeDuration = .seconds(30)) {
         self.init(first: minimum, maximum: maximum, jitter: .fromFirst)
     }
 }
