@@ -7,9 +7,14 @@
 #   - the podspec's version, BmobVersion.current and the newest release in CHANGELOG.md are the same.
 # The SDK's products are the library products that do not contain the server (BmobServer).
 #
-#   scripts/check-podspec.sh [podspec]     exits 1 and names each difference
+#   scripts/check-podspec.sh [podspec]               exits 1 and names each difference
+#   scripts/check-podspec.sh --typecheck [podspec]   also type-checks the pod as CocoaPods builds it: every
+#       subspec's files in one module, after the podspec's prepare_command, with its OTHER_SWIFT_FLAGS (about two
+#       minutes; on Linux the non-Apple code paths)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+typecheck=0
+if [ "${1:-}" = "--typecheck" ]; then typecheck=1; shift; fi
 podspec="${1:-BmobSwiftSDK.podspec}"
 package_json="$(mktemp)"
 trap 'rm -f "$package_json"' EXIT
@@ -182,3 +187,31 @@ if problems:
     sys.exit(1)
 print(f"check-podspec: {len(subspecs)} subspecs match the SDK targets {', '.join(swift_targets)}; version {pod_version}")
 PY
+
+[ "$typecheck" = 1 ] || exit 0
+# The pod as CocoaPods builds it, on this machine: a copy of the subspecs' folders, prepare_command run in it, one
+# module. The copy's files are the podspec's globs (checked equal to the targets' above).
+pod_root="$(mktemp -d)"
+trap 'rm -f "$package_json"; rm -rf "$pod_root"' EXIT
+python3 - "$podspec" "$pod_root" <<'PY'
+import pathlib, re, shutil, sys
+text = pathlib.Path(sys.argv[1]).read_text()
+root = pathlib.Path(sys.argv[2])
+for pattern in re.findall(r"\.source_files\s*=\s*'([^']+)'", text):
+    for file in pathlib.Path(".").glob(pattern):
+        (root / file).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(file, root / file)
+command = re.search(r"prepare_command\s*=\s*<<-CMD\n(.*?)^\s*CMD\s*$", text, re.S | re.M)
+(root / "prepare.sh").write_text(command.group(1) if command else "")
+flags = re.search(r"'OTHER_SWIFT_FLAGS'\s*=>\s*((?:'[^']*'\s*\\?\s*)+)", text)
+(root / "flags").write_text("".join(re.findall(r"'([^']*)'", flags.group(1))) if flags else "")
+PY
+(cd "$pod_root" && bash prepare.sh)
+read -r -a flags <"$pod_root/flags"
+mapfile -t files < <(cd "$pod_root" && find Sources -name '*.swift' | sort)
+if ! (cd "$pod_root" && swiftc -typecheck -swift-version 6 -module-name BmobSwiftSDK "${flags[@]}" \
+    -I "$OLDPWD/Sources/COpenSSL" -I "$OLDPWD/Sources/CSystemShims" "${files[@]}"); then
+    echo "check-podspec: the pod's ${#files[@]} files do not type-check as one module" >&2
+    exit 1
+fi
+echo "check-podspec: the pod's ${#files[@]} files type-check as one module"

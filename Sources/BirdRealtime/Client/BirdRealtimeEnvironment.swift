@@ -43,7 +43,7 @@ package struct BirdRealtimeEnvironment: Sendable {
         authRequest: @escaping @Sendable (URLRequest) -> URLRequest = { $0 },
         clientMade: @escaping @Sendable (BirdRealtime) -> Void = { _ in },
         connectTimeout: RealtimeDuration = .seconds(10),
-        backoff: BirdReconnectBackoff = BirdReconnectBackoff()
+        backoff: BirdReconnectBackoff = BirdReconnectBackoff(minimum: .seconds(1))
     ) {
         self.makeTransport = makeTransport
         self.sleep = sleep

@@ -174,7 +174,7 @@ package struct BirdConnectionStateMachine: Sendable {
     /// - Parameters:
     ///   - backoff: the reconnection backoff.
     ///   - jitter: a random number in `[0, 1]` for each backoff.
-    package init(backoff: BirdReconnectBackoff = BirdReconnectBackoff(), jitter: @escaping @Sendable () -> Double) {
+    package init(backoff: BirdReconnectBackoff = BirdReconnectBackoff(minimum: .seconds(1)), jitter: @escaping @Sendable () -> Double) {
         self.backoff = backoff
         self.jitter = jitter
     }

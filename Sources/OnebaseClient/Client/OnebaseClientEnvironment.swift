@@ -45,7 +45,7 @@ package struct OnebaseClientEnvironment: Sendable {
         offlineDirectory: @escaping @Sendable (URL?) -> URL? = { $0 },
         makeTokenStore: (@Sendable (URL) -> any OnebaseTokenStore)? = nil,
         connectTimeout: RealtimeDuration = .seconds(10),
-        backoff: OnebaseReconnectBackoff = OnebaseReconnectBackoff()
+        backoff: OnebaseReconnectBackoff = OnebaseReconnectBackoff(initial: .seconds(1))
     ) {
         self.makeTransport = makeTransport
         self.sleep = sleep

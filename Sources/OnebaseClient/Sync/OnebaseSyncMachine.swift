@@ -165,7 +165,7 @@ package struct OnebaseSyncMachine {
     ///   - jitter: a random number in `[0, 1]` for each backoff.
     ///   - clock: the time, for the offline cache's records.
     package init(
-        sessionId: String, token: String?, offline: OfflineStore?, backoff: OnebaseReconnectBackoff = .init(),
+        sessionId: String, token: String?, offline: OfflineStore?, backoff: OnebaseReconnectBackoff = .init(initial: .seconds(1)),
         jitter: @escaping @Sendable () -> Double, clock: @escaping @Sendable () -> Date
     ) {
         self.clock = clock
