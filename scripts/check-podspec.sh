@@ -207,7 +207,7 @@ flags = re.search(r"'OTHER_SWIFT_FLAGS'\s*=>\s*((?:'[^']*'\s*\\?\s*)+)", text)
 (root / "flags").write_text("".join(re.findall(r"'([^']*)'", flags.group(1))) if flags else "")
 PY
 (cd "$pod_root" && bash prepare.sh)
-read -r -a flags <"$pod_root/flags"
+read -r -a flags <"$pod_root/flags" || true  # no trailing newline
 mapfile -t files < <(cd "$pod_root" && find Sources -name '*.swift' | sort)
 if ! (cd "$pod_root" && swiftc -typecheck -swift-version 6 -module-name BmobSwiftSDK "${flags[@]}" \
     -I "$OLDPWD/Sources/COpenSSL" -I "$OLDPWD/Sources/CSystemShims" "${files[@]}"); then
