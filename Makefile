@@ -5,8 +5,10 @@ ARGS ?=
 FUZZ_SECONDS ?= 30
 # Tests build with warnings as errors and explicit Sendable checks (see Package.swift).
 export BMOB_STRICT ?= 1
+# On a Mac the server needs macOS 15, above the SDK's floor of 12 (see Package.swift); no effect on Linux.
+export BMOB_SERVER_MACOS ?= 1
 
-.PHONY: bootstrap build serve test bench soak fuzz cluster clean
+.PHONY: bootstrap build serve test docs podspec bench soak fuzz cluster clean
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -40,6 +42,17 @@ test:
 	BMOB_TEST_ENGINE=postgres $(SWIFT) test --skip-build $(TEST_WIDTH_FLAG) --filter 'BmobStoreTests|BmobServerTests|EndToEndTests|Seed004SampleTests' || status=$$?; \
 	scripts/postgres.sh stop >/dev/null 2>&1 || true; \
 	scripts/example-check.sh || status=$$?; exit $$status
+
+## The SDK's documentation: a DocC catalog per SDK product converted with the toolchain's docc into a static site
+## per module under .build/docs; fails on any DocC warning (broken links, unresolved symbols).
+docs: bootstrap
+	scripts/docs.sh
+
+## BmobSwiftSDK.podspec against Package.swift: every SDK target has a subspec with exactly its files and
+## dependencies, and the podspec, BmobVersion.current and CHANGELOG.md name the same release; then the pod is
+## type-checked as the one module CocoaPods builds (about a minute).
+podspec:
+	scripts/check-podspec.sh --typecheck
 
 ## Benchmarks side by side with their references; writes BENCHMARKS.md.
 bench:

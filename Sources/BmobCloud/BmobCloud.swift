@@ -35,7 +35,7 @@ public enum BmobCloud {
     /// Runs `function` without parameters and decodes its result as `T`.
     ///
     /// - Throws: ``BmobError/jsonParsingFailed`` when the result does not decode as `T`, and the errors of
-    ///   ``run(function:params:)``.
+    ///   ``run(function:params:)->Any?``.
     public static func run<T: Decodable>(function: String) async throws -> T {
         try await run(function: function, params: [:])
     }
@@ -44,7 +44,7 @@ public enum BmobCloud {
     /// function answered as a string).
     ///
     /// - Throws: ``BmobError/jsonParsingFailed`` when the result does not decode as `T`, and the errors of
-    ///   ``run(function:params:)``.
+    ///   ``run(function:params:)->Any?``.
     public static func run<T: Decodable>(function: String, params: [String: Any]) async throws -> T {
         try decode(T.self, from: try await call(function, try encode(params)))
     }

@@ -69,8 +69,9 @@ package final class Server: Sendable {
     /// Open client connections (HTTP and WebSocket) across all loops.
     package var connectionCount: Int { http.connectionCount }
 
-    /// This server's version, announced in the native handshake's `Response-Id` header.
-    package static let version = "BmobSwift/0.1.0"
+    /// This server's name and release (`BmobVersion.current`), announced in the native handshake's
+    /// `Response-Id` header; at least 7 bytes, so that the header has 16 after its 10 digits.
+    package static let version = "BmobSwift/\(BmobVersion.current)"
 
     /// `http://host:port` of the listening socket.
     package var baseURL: String {

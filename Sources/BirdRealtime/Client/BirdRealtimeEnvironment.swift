@@ -17,7 +17,7 @@ package struct BirdRealtimeEnvironment: Sendable {
     /// Makes a new transport for each connection attempt.
     package var makeTransport: @Sendable () -> any WebSocketTransport
     /// Waits `duration` for `timer`; throws when cancelled.
-    package var sleep: @Sendable (_ duration: Duration, _ timer: Timer) async throws -> Void
+    package var sleep: @Sendable (_ duration: RealtimeDuration, _ timer: Timer) async throws -> Void
     /// A random number in `[0, 1]`, for the backoff's jitter.
     package var random: @Sendable () -> Double
     /// Performs an auth endpoint request; returns the body and the HTTP status.
@@ -29,21 +29,21 @@ package struct BirdRealtimeEnvironment: Sendable {
     /// Told about every client made in this environment (tests disconnect them at the end).
     package var clientMade: @Sendable (BirdRealtime) -> Void
     /// How long connecting and the opening handshake may take.
-    package var connectTimeout: Duration
+    package var connectTimeout: RealtimeDuration
     /// The reconnection backoff.
     package var backoff: BirdReconnectBackoff
 
     /// An environment; unset members are the live ones.
     package init(
         makeTransport: @escaping @Sendable () -> any WebSocketTransport = BirdRealtimeEnvironment.platformTransport,
-        sleep: @escaping @Sendable (Duration, Timer) async throws -> Void = RealtimeClientDefaults.sleep,
+        sleep: @escaping @Sendable (RealtimeDuration, Timer) async throws -> Void = RealtimeClientDefaults.sleep,
         random: @escaping @Sendable () -> Double = RealtimeClientDefaults.random,
         perform: @escaping @Sendable (URLRequest) async throws -> (Data, Int) = BirdRealtimeEnvironment.urlSession,
         edgeURL: @escaping @Sendable (URL) -> URL = { $0 },
         authRequest: @escaping @Sendable (URLRequest) -> URLRequest = { $0 },
         clientMade: @escaping @Sendable (BirdRealtime) -> Void = { _ in },
-        connectTimeout: Duration = .seconds(10),
-        backoff: BirdReconnectBackoff = BirdReconnectBackoff()
+        connectTimeout: RealtimeDuration = .seconds(10),
+        backoff: BirdReconnectBackoff = BirdReconnectBackoff(minimum: .seconds(1))
     ) {
         self.makeTransport = makeTransport
         self.sleep = sleep

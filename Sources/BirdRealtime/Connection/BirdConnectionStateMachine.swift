@@ -1,4 +1,4 @@
-import BmobRealtime
+package import BmobRealtime
 package import BmobWire
 
 /// The client's protocol logic as a pure state machine (postgres-nio style): each event is a `mutating` method
@@ -43,7 +43,7 @@ package struct BirdConnectionStateMachine: Sendable {
         /// The connection id (`socket_id`).
         let id: String
         /// Silence after which the client pings.
-        let activityTimeout: Duration
+        let activityTimeout: RealtimeDuration
         /// Whether a frame arrived since the last activity check.
         var heard = false
         /// Whether a ping waits for an answer.
@@ -101,7 +101,7 @@ package struct BirdConnectionStateMachine: Sendable {
         /// Send a text frame on the transport of `attempt`.
         case send(attempt: Int, text: String)
         /// Start (or restart) a timer; fire it back with the attempt.
-        case startTimer(Timer, attempt: Int, after: Duration)
+        case startTimer(Timer, attempt: Int, after: RealtimeDuration)
         /// Cancel every timer.
         case cancelTimers
         /// Ask the authorizer or auth endpoint to sign `channel` for `connectionId`.
@@ -148,7 +148,7 @@ package struct BirdConnectionStateMachine: Sendable {
     /// The largest frame accepted from the edge (a presence list of 100 members of 1 KiB fits easily).
     package static let maximumFrameBytes = 1 << 20
     /// How long to wait for any frame after a ping.
-    package static let pongTimeout = Duration.seconds(30)
+    package static let pongTimeout = RealtimeDuration.seconds(30)
     /// The longest silence before pinging, whatever the edge announces.
     package static let maximumActivityTimeout = 120
 
@@ -174,7 +174,7 @@ package struct BirdConnectionStateMachine: Sendable {
     /// - Parameters:
     ///   - backoff: the reconnection backoff.
     ///   - jitter: a random number in `[0, 1]` for each backoff.
-    package init(backoff: BirdReconnectBackoff = BirdReconnectBackoff(), jitter: @escaping @Sendable () -> Double) {
+    package init(backoff: BirdReconnectBackoff = BirdReconnectBackoff(minimum: .seconds(1)), jitter: @escaping @Sendable () -> Double) {
         self.backoff = backoff
         self.jitter = jitter
     }

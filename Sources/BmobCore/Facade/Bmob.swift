@@ -1,3 +1,5 @@
+import BmobWire
+
 /// The SDK's entry point: where the server is, and the app to use.
 ///
 /// ```swift
@@ -43,6 +45,11 @@ public enum Bmob {
     public static func resetIODomain(_ domain: String?) async throws {
         try BmobClient.shared.resetIODomain(domain)
     }
+
+    /// The SDK's release, `major.minor.patch`: what its realtime `User-Agent` reports
+    /// (`BmobSwiftSDK/<release>`) and what `GET /1/serverInfo` of a Bmob Swift server of the same release answers
+    /// as `version`.
+    public static var sdkVersion: String { BmobVersion.current }
 
     /// Whether ``initialize(appKey:)`` has completed successfully.
     public static var isReady: Bool {

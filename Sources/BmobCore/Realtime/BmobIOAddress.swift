@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the realtime (socket.io 0.9) service is: a scheme, a host and an optional port, nothing more.
 ///
 /// Realtime connects in two steps on the same host and port: an HTTP(S) handshake at
@@ -40,7 +42,7 @@ package struct BmobIOAddress: Sendable, Hashable, CustomStringConvertible {
     package init?(parsing text: String) {
         var rest = Substring(text.trimmingWhitespace())
         var secure = false
-        if let separator = rest.firstRange(of: "://") {
+        if let separator = rest.range(of: "://") {
             switch rest[..<separator.lowerBound].lowercased() {
             case "http", "ws": secure = false
             case "https", "wss": secure = true

@@ -1,3 +1,4 @@
+import BmobWire
 package import Foundation
 
 /// The native protocol's `User-Agent`: `<10-digit unix seconds><platform><os version>`, for example
@@ -20,6 +21,16 @@ package enum BmobUserAgent {
         #else
         "unknown"
         #endif
+    }
+
+    /// The `User-Agent` of the SDK's requests outside the native protocol (the realtime handshake and its
+    /// WebSocket): `BmobSwiftSDK/<release> (<platform> <os version>)`, for example
+    /// `BmobSwiftSDK/1.1.0 (iOS 18.0.0)`. Native `/8/` requests send ``make(now:)`` instead, whose bytes key the
+    /// protocol.
+    package static var product: String {
+        let version = ProcessInfo.processInfo.operatingSystemVersion
+        let os = "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"
+        return "BmobSwiftSDK/\(BmobVersion.current) (\(platform) \(os))"
     }
 
     /// A user agent for the current time.

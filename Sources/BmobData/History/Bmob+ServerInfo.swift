@@ -10,7 +10,7 @@ extension Bmob {
     /// ```
     ///
     /// - Returns: The server's answer, read leniently.
-    /// - Throws: ``BmobError/notInitialized`` before ``Bmob/initialize(appKey:)``; other ``BmobError``s for
+    /// - Throws: ``BmobError/notInitialized`` before `Bmob.initialize(appKey:)`; other ``BmobError``s for
     ///   network and server failures (a server without the route answers with an error code).
     public static func serverInfo() async throws -> BmobServerInfo {
         BmobServerInfo(json: try await BmobClient.shared.call("server_info", [:]))

@@ -35,7 +35,7 @@ public import Foundation
 /// - ``after``
 ///
 /// ### Undoing it
-/// - ``BmobObject/revert(toBefore:ifUnchangedSince:)``
+/// - ``BmobObject/revert(toBefore:ifUnchangedSince:)-(BmobChange,_)``
 /// - ``restore()``
 public struct BmobChange: Sendable, Hashable, Identifiable {
     /// The change's position in the app's journal: it grows with every change, so a larger `seq` is a later

@@ -128,7 +128,7 @@ public final class BmobHistoryClient: @unchecked Sendable {
     }
 
     /// Puts the change's object back as it was before the change
-    /// (``BmobObject/revert(toBefore:ifUnchangedSince:)``) and reports
+    /// (``BmobObject/revert(toBefore:ifUnchangedSince:)-(BmobChange,_)``) and reports
     /// ``BmobHistoryDelegate/bmobHistory(_:didRevert:toBefore:)`` with the object as it is now.
     ///
     /// - Parameter change: The change to undo.

@@ -33,7 +33,7 @@ extension BmobQuery {
         return self
     }
 
-    /// Returns only these fields (and `objectId`, `createdAt`, `updatedAt`). In a ``statistics()`` query
+    /// Returns only these fields (and `objectId`, `createdAt`, `updatedAt`). In a ``statistics()->BmobQuery`` query
     /// without an aggregate function, the fields to aggregate.
     @discardableResult
     public func selectKeys(_ keys: [String]) -> Self {

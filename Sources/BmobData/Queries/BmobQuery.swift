@@ -34,7 +34,7 @@ public struct BmobQuery: Sendable {
         self.className = className
     }
 
-    /// Where ``find()``, ``get(objectId:)``, ``count()`` and ``statistics()`` take their answers from;
+    /// Where ``find()``, ``get(objectId:)``, ``count()`` and ``statistics()->[[String:Any]]`` take their answers from;
     /// ``BmobCachePolicy/ignoreCache`` by default.
     public var cachePolicy: BmobCachePolicy {
         get { lock.withLock { state.policy } }

@@ -1,7 +1,6 @@
 import BmobCore
 import BmobCrypto
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +25,7 @@ struct ResumeStore: Sendable {
     static let staleTemporarySeconds: TimeInterval = 60
 
     /// The folders this process swept already.
-    private static let swept = Mutex<Set<String>>([])
+    private static let swept = SweptFolders()
 
     /// What identifies a record: the server and app, the file's name and its content's hash.
     let identity: String
@@ -39,7 +38,7 @@ struct ResumeStore: Sendable {
     /// The record's file.
     private func location() throws -> URL {
         let folder = try BmobLocalStorage.directory(Self.folderName)
-        if Self.swept.withLock({ $0.insert(folder.path).inserted }) {
+        if Self.swept.insert(folder.path) {
             Self.removeStaleTemporaries(in: folder, olderThan: Self.staleTemporarySeconds)
         }
         return folder.appendingPathComponent("\(identity).json")

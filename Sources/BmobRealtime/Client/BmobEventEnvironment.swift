@@ -2,7 +2,7 @@ package import BmobCore
 package import BmobWire
 package import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+package import FoundationNetworking
 #endif
 
 /// What a ``BmobEvent`` talks to, passed in so tests can use their own app, transports, handshake and
@@ -14,13 +14,13 @@ package struct BmobEventEnvironment: Sendable {
     /// Makes a new transport for each connection attempt.
     package var makeTransport: @Sendable () -> any WebSocketTransport
     /// Performs `GET <url>` and returns the parsed socket.io handshake.
-    package var fetchHandshake: @Sendable (_ url: URL, _ timeout: Duration) async throws(BmobEventFailure) -> SocketIOHandshake
+    package var fetchHandshake: @Sendable (_ url: URL, _ timeout: RealtimeDuration) async throws(BmobEventFailure) -> SocketIOHandshake
     /// Milliseconds since 1970, for the handshake's cache-busting `t`.
     package var milliseconds: @Sendable () -> Int64
     /// The wait before each reconnection attempt.
-    package var reconnectDelay: Duration
+    package var reconnectDelay: RealtimeDuration
     /// How long the handshake and the WebSocket's opening may each take.
-    package var connectTimeout: Duration
+    package var connectTimeout: RealtimeDuration
 
     /// An environment.
     ///
@@ -34,10 +34,10 @@ package struct BmobEventEnvironment: Sendable {
     package init(
         resolveApp: @escaping @Sendable () async throws(BmobEventFailure) -> (appKey: String, address: BmobIOAddress),
         makeTransport: @escaping @Sendable () -> any WebSocketTransport,
-        fetchHandshake: @escaping @Sendable (URL, Duration) async throws(BmobEventFailure) -> SocketIOHandshake,
+        fetchHandshake: @escaping @Sendable (URL, RealtimeDuration) async throws(BmobEventFailure) -> SocketIOHandshake,
         milliseconds: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
-        reconnectDelay: Duration = .seconds(5),
-        connectTimeout: Duration = .seconds(10)
+        reconnectDelay: RealtimeDuration = .seconds(5),
+        connectTimeout: RealtimeDuration = .seconds(10)
     ) {
         self.resolveApp = resolveApp
         self.makeTransport = makeTransport
@@ -57,7 +57,7 @@ package struct BmobEventEnvironment: Sendable {
     /// - Returns: the environment.
     package static func live(
         client: BmobClient = .shared, tls: WebSocketTLSConfiguration = WebSocketTLSConfiguration(),
-        reconnectDelay: Duration = .seconds(5)
+        reconnectDelay: RealtimeDuration = .seconds(5)
     ) -> BmobEventEnvironment {
         BmobEventEnvironment(
             resolveApp: { () throws(BmobEventFailure) in
@@ -76,6 +76,20 @@ package struct BmobEventEnvironment: Sendable {
             reconnectDelay: reconnectDelay)
     }
 
+    /// The handshake's `GET url`, with the SDK's `User-Agent` (`BmobUserAgent.product`).
+    ///
+    /// - Parameters:
+    ///   - url: the handshake URL.
+    ///   - timeout: how long the request may take.
+    /// - Returns: the request.
+    package static func handshakeRequest(url: URL, timeout: RealtimeDuration) -> URLRequest {
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout.timeInterval)
+        request.httpMethod = "GET"
+        request.setValue(BmobUserAgent.product, forHTTPHeaderField: "User-Agent")
+        return request
+    }
+
     /// `GET url` with URLSession; a 200 answer's body is the handshake text.
     ///
     /// - Parameters:
@@ -83,10 +97,8 @@ package struct BmobEventEnvironment: Sendable {
     ///   - timeout: how long the request may take.
     /// - Returns: the parsed handshake.
     /// - Throws: ``BmobEventFailure/timedOut`` or ``BmobEventFailure/handshakeFailed(_:)``.
-    package static func fetchSocketIOHandshake(url: URL, timeout: Duration) async throws(BmobEventFailure) -> SocketIOHandshake {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: seconds)
-        request.httpMethod = "GET"
+    package static func fetchSocketIOHandshake(url: URL, timeout: RealtimeDuration) async throws(BmobEventFailure) -> SocketIOHandshake {
+        let request = handshakeRequest(url: url, timeout: timeout)
         let data: Data
         let response: URLResponse
         do {

@@ -26,7 +26,7 @@ package final class DriverTimers<Timer: Hashable & Sendable>: @unchecked Sendabl
     ///   - sleep: the wait (the environment's; a test's manual clock); throws when cancelled.
     ///   - fire: runs once the wait is over, unless the timer was cancelled or replaced.
     package func start(
-        _ timer: Timer, after delay: Duration, sleep: @escaping @Sendable (Duration, Timer) async throws -> Void,
+        _ timer: Timer, after delay: RealtimeDuration, sleep: @escaping @Sendable (RealtimeDuration, Timer) async throws -> Void,
         fire: @escaping @Sendable () -> Void
     ) {
         let task = Task {

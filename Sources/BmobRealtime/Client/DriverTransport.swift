@@ -20,7 +20,7 @@ package enum DriverTransport {
     ///   - text: runs for each text message.
     ///   - closed: runs when the transport closes.
     package static func open(
-        _ transport: any WebSocketTransport, to url: URL, timeout: Duration,
+        _ transport: any WebSocketTransport, to url: URL, timeout: RealtimeDuration,
         opened: (@Sendable () -> Void)? = nil,
         failed: @escaping @Sendable () -> Void,
         text: @escaping @Sendable (String) -> Void,

@@ -21,8 +21,8 @@ package enum RealtimeClientDefaults {
     /// - Parameters:
     ///   - duration: the wait.
     ///   - timer: the timer the wait is for (unused: a manual clock in tests tells them apart).
-    package static func sleep<Timer>(_ duration: Duration, _ timer: Timer) async throws {
-        try await Task.sleep(for: duration)
+    package static func sleep<Timer>(_ duration: RealtimeDuration, _ timer: Timer) async throws {
+        try await Task.sleep(nanoseconds: duration.sleepNanoseconds)
     }
 
     /// A random number in `[0, 1]`, for the backoff's jitter.

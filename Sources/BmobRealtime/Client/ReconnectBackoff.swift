@@ -13,9 +13,9 @@ package struct ReconnectBackoff: Sendable, Hashable {
     }
 
     /// The cap after the first failure, and with ``Jitter/fromFirst`` the shortest wait.
-    package var first: Duration
+    package var first: RealtimeDuration
     /// The largest cap.
-    package var maximum: Duration
+    package var maximum: RealtimeDuration
     /// Where the wait is drawn below the cap.
     package var jitter: Jitter
 
@@ -25,7 +25,7 @@ package struct ReconnectBackoff: Sendable, Hashable {
     ///   - first: the cap after the first failure; more than zero.
     ///   - maximum: the largest cap; at least `first`.
     ///   - jitter: where the wait is drawn below the cap.
-    package init(first: Duration, maximum: Duration, jitter: Jitter) {
+    package init(first: RealtimeDuration, maximum: RealtimeDuration, jitter: Jitter) {
         precondition(first > .zero && maximum >= first, "backoff bounds must satisfy 0 < first <= maximum")
         self.first = first
         self.maximum = maximum
@@ -36,7 +36,7 @@ package struct ReconnectBackoff: Sendable, Hashable {
     ///
     /// - Parameter failures: failed attempts in a row, at least 1.
     /// - Returns: `min(maximum, first × 2^(failures−1))`.
-    package func cap(afterFailures failures: Int) -> Duration {
+    package func cap(afterFailures failures: Int) -> RealtimeDuration {
         var cap = first
         var doublings = Swift.max(0, failures - 1)
         while doublings > 0 && cap < maximum {
@@ -52,7 +52,7 @@ package struct ReconnectBackoff: Sendable, Hashable {
     ///   - failures: failed attempts in a row, at least 1.
     ///   - unit: a random number in `[0, 1]` (clamped; NaN counts as 0).
     /// - Returns: the wait, as ``jitter`` draws it.
-    package func delay(afterFailures failures: Int, unit: Double) -> Duration {
+    package func delay(afterFailures failures: Int, unit: Double) -> RealtimeDuration {
         let fraction = unit.isNaN ? 0 : Swift.min(1, Swift.max(0, unit))
         let cap = cap(afterFailures: failures)
         switch jitter {

@@ -64,9 +64,9 @@ package struct SocketIOClientStateMachine: Sendable {
         /// Close the attempt's WebSocket (or abandon it while it opens).
         case closeWebSocket(attempt: Int)
         /// Call ``reconnectTimerFired(attempt:)`` after `delay`.
-        case scheduleReconnect(attempt: Int, delay: Duration)
+        case scheduleReconnect(attempt: Int, delay: RealtimeDuration)
         /// Call ``heartbeatCheckDue(attempt:)`` every `interval` while the attempt lasts.
-        case startHeartbeatWatchdog(attempt: Int, interval: Duration)
+        case startHeartbeatWatchdog(attempt: Int, interval: RealtimeDuration)
         /// Tell the delegate the connection is up (`bmobEventDidConnect`).
         case notifyConnected
         /// Tell the delegate the server is ready (`bmobEventCanStartListen`).
@@ -89,7 +89,7 @@ package struct SocketIOClientStateMachine: Sendable {
     /// Whether a failed attempt or a dropped connection is retried after ``reconnectDelay``.
     package var autoReconnect = true
     /// The wait before each new attempt.
-    package let reconnectDelay: Duration
+    package let reconnectDelay: RealtimeDuration
 
     private var attemptCounter = 0
     private var appKey = ""
@@ -99,7 +99,7 @@ package struct SocketIOClientStateMachine: Sendable {
     /// A machine with no subscriptions and no connection.
     ///
     /// - Parameter reconnectDelay: the wait before each new attempt; 5 seconds by default.
-    package init(reconnectDelay: Duration = .seconds(5)) {
+    package init(reconnectDelay: RealtimeDuration = .seconds(5)) {
         self.reconnectDelay = reconnectDelay
     }
 

@@ -41,7 +41,7 @@ extension BmobEvent {
             openWebSocket(attempt: attempt, sid: sid)
         case .scheduleReconnect(let attempt, let delay):
             let task = Task { [weak self] in
-                try? await Task.sleep(for: delay)
+                try? await Task.sleep(nanoseconds: delay.sleepNanoseconds)
                 guard !Task.isCancelled, let self else { return }
                 self.handle { $0.reconnectTimerFired(attempt: attempt) }
             }
@@ -50,7 +50,7 @@ extension BmobEvent {
         case .startHeartbeatWatchdog(let attempt, let interval):
             let task = Task { [weak self] in
                 while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
+                    try? await Task.sleep(nanoseconds: interval.sleepNanoseconds)
                     guard !Task.isCancelled, let self else { return }
                     self.handle { $0.heartbeatCheckDue(attempt: attempt) }
                 }
@@ -124,7 +124,12 @@ extension BmobEvent {
         let task = Task { [weak self] in
             do {
                 try await transport.connect(
-                    to: url, headers: [HTTPField(name: "Origin", value: address.httpOrigin)], timeout: timeout,
+                    to: url,
+                    headers: [
+                        HTTPField(name: "Origin", value: address.httpOrigin),
+                        HTTPField(name: "User-Agent", value: BmobUserAgent.product),
+                    ],
+                    timeout: timeout,
                     onEvent: { [weak self] event in self?.transportEvent(event, attempt: attempt) })
                 self?.handle { $0.webSocketOpened(attempt: attempt) }
             } catch {

@@ -22,7 +22,7 @@ package protocol WebSocketTransport: AnyObject, Sendable {
     ///   - onEvent: receives messages and the closure.
     /// - Throws: ``WebSocketTransportError`` when the connection cannot be opened, or was closed meanwhile.
     func connect(
-        to url: URL, headers: [HTTPField], timeout: Duration,
+        to url: URL, headers: [HTTPField], timeout: RealtimeDuration,
         onEvent: @escaping @Sendable (WebSocketTransportEvent) -> Void
     ) async throws
 

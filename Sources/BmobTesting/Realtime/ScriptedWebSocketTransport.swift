@@ -29,7 +29,7 @@ package final class ScriptedWebSocketTransport: WebSocketTransport, @unchecked S
 
     /// Records `url` and the client's event handler; throws `connectionFailed` when made to fail.
     package func connect(
-        to url: URL, headers: [HTTPField], timeout: Duration,
+        to url: URL, headers: [HTTPField], timeout: RealtimeDuration,
         onEvent: @escaping @Sendable (WebSocketTransportEvent) -> Void
     ) async throws {
         if failsToConnect { throw WebSocketTransportError(.connectionFailed, "refused") }

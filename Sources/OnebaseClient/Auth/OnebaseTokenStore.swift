@@ -1,6 +1,6 @@
 /// Where a client keeps its auth token between runs.
 ///
-/// The default is ``OnebaseKeychainTokenStore`` on Apple platforms and ``OnebaseFileTokenStore`` (a file only its
+/// The default is `OnebaseKeychainTokenStore` on Apple platforms and ``OnebaseFileTokenStore`` (a file only its
 /// owner can read) elsewhere. Pass your own to ``OnebaseClient/init(url:offlineDirectory:tokenStore:)`` to keep the
 /// token somewhere else. Calls come from the client's own thread, one at a time per client, and should return
 /// quickly.

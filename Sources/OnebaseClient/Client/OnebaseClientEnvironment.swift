@@ -16,7 +16,7 @@ package struct OnebaseClientEnvironment: Sendable {
     /// Makes a new transport for each connection attempt.
     package var makeTransport: @Sendable () -> any WebSocketTransport
     /// Waits `duration` for `timer`; throws when cancelled.
-    package var sleep: @Sendable (_ duration: Duration, _ timer: Timer) async throws -> Void
+    package var sleep: @Sendable (_ duration: RealtimeDuration, _ timer: Timer) async throws -> Void
     /// A random number in `[0, 1]`, for the backoff's jitter.
     package var random: @Sendable () -> Double
     /// Performs an HTTP request; returns the body and the status.
@@ -30,22 +30,22 @@ package struct OnebaseClientEnvironment: Sendable {
     /// Makes the token store when the app passes none.
     package var makeTokenStore: (@Sendable (_ folder: URL) -> any OnebaseTokenStore)?
     /// How long connecting and the opening handshake may take.
-    package var connectTimeout: Duration
+    package var connectTimeout: RealtimeDuration
     /// The reconnection backoff.
     package var backoff: OnebaseReconnectBackoff
 
     /// An environment; unset members are the live ones.
     package init(
         makeTransport: @escaping @Sendable () -> any WebSocketTransport = OnebaseClientEnvironment.platformTransport,
-        sleep: @escaping @Sendable (Duration, Timer) async throws -> Void = RealtimeClientDefaults.sleep,
+        sleep: @escaping @Sendable (RealtimeDuration, Timer) async throws -> Void = RealtimeClientDefaults.sleep,
         random: @escaping @Sendable () -> Double = RealtimeClientDefaults.random,
         perform: @escaping @Sendable (URLRequest) async throws -> (Data, Int) = OnebaseClientEnvironment.urlSession,
         now: @escaping @Sendable () -> Date = { Date() },
         url: @escaping @Sendable (String) -> String = { $0 },
         offlineDirectory: @escaping @Sendable (URL?) -> URL? = { $0 },
         makeTokenStore: (@Sendable (URL) -> any OnebaseTokenStore)? = nil,
-        connectTimeout: Duration = .seconds(10),
-        backoff: OnebaseReconnectBackoff = OnebaseReconnectBackoff()
+        connectTimeout: RealtimeDuration = .seconds(10),
+        backoff: OnebaseReconnectBackoff = OnebaseReconnectBackoff(initial: .seconds(1))
     ) {
         self.makeTransport = makeTransport
         self.sleep = sleep

@@ -1,4 +1,4 @@
-import BmobRealtime
+package import BmobRealtime
 import BmobCrypto
 package import BmobWire
 package import Foundation
@@ -41,7 +41,7 @@ package struct OnebaseSyncMachine {
         /// Send a text message on the transport of `attempt`.
         case send(attempt: Int, text: String)
         /// Start (or restart) a timer; fire it back with the attempt.
-        case startTimer(Timer, attempt: Int, after: Duration)
+        case startTimer(Timer, attempt: Int, after: RealtimeDuration)
         /// Cancel every timer.
         case cancelTimers
         /// Tell ``OnebaseClient/onConnectionChange``.
@@ -115,7 +115,7 @@ package struct OnebaseSyncMachine {
     }
 
     /// The period of the silence check.
-    package static let silenceCheckInterval = Duration.seconds(15)
+    package static let silenceCheckInterval = RealtimeDuration.seconds(15)
     /// Silent checks in a row after which the socket counts as dead: 60 s to 75 s of silence (`sync.md` §1.7).
     package static let silentChecksBeforeReconnect = 4
 
@@ -165,7 +165,7 @@ package struct OnebaseSyncMachine {
     ///   - jitter: a random number in `[0, 1]` for each backoff.
     ///   - clock: the time, for the offline cache's records.
     package init(
-        sessionId: String, token: String?, offline: OfflineStore?, backoff: OnebaseReconnectBackoff = .init(),
+        sessionId: String, token: String?, offline: OfflineStore?, backoff: OnebaseReconnectBackoff = .init(initial: .seconds(1)),
         jitter: @escaping @Sendable () -> Double, clock: @escaping @Sendable () -> Date
     ) {
         self.clock = clock

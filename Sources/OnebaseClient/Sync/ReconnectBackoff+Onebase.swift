@@ -6,7 +6,7 @@ extension ReconnectBackoff {
     /// - Parameters:
     ///   - initial: the cap after the first failure.
     ///   - maximum: the largest cap.
-    package init(initial: Duration = .seconds(1), maximum: Duration = .seconds(16)) {
+    package init(initial: RealtimeDuration = .seconds(1), maximum: RealtimeDuration = .seconds(16)) {
         self.init(first: initial, maximum: maximum, jitter: .upperHalf)
     }
 }

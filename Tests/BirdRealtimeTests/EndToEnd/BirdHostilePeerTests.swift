@@ -1,5 +1,6 @@
 #if canImport(Glibc)
     @testable import BirdRealtime
+    import BmobRealtime
     import BmobWire
     import Dispatch
     import Foundation

@@ -1,3 +1,4 @@
+import BmobRealtime
 import BirdRealtime
 @testable import BirdRealtime
 import BmobServer

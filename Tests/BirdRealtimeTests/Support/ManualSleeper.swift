@@ -1,4 +1,5 @@
 @testable import BirdRealtime
+import BmobRealtime
 import Foundation
 
 /// A manual clock for a client's timers: every sleep is recorded and suspends until the test fires it (or the
@@ -10,7 +11,7 @@ final class ManualSleeper: @unchecked Sendable {
     typealias Timer = BirdConnectionStateMachine.Timer
 
     private struct Pending {
-        var duration: Duration
+        var duration: RealtimeDuration
         var timer: Timer
         var continuation: CheckedContinuation<Void, any Error>?
         var cancelled = false
@@ -19,15 +20,15 @@ final class ManualSleeper: @unchecked Sendable {
     private let lock = NSLock()
     private var pending: [Int: Pending] = [:]
     private var nextId = 0
-    private var log: [(Duration, Timer)] = []
+    private var log: [(RealtimeDuration, Timer)] = []
 
     /// Every sleep requested, in order.
-    var requested: [(duration: Duration, timer: Timer)] { lock.withLock { log.map { ($0.0, $0.1) } } }
+    var requested: [(duration: RealtimeDuration, timer: Timer)] { lock.withLock { log.map { ($0.0, $0.1) } } }
 
     /// The requested durations of `timer`.
-    func durations(_ timer: Timer) -> [Duration] { requested.filter { $0.timer == timer }.map(\.duration) }
+    func durations(_ timer: Timer) -> [RealtimeDuration] { requested.filter { $0.timer == timer }.map(\.duration) }
 
-    func sleep(_ duration: Duration, _ timer: Timer) async throws {
+    func sleep(_ duration: RealtimeDuration, _ timer: Timer) async throws {
         let id = lock.withLock { () -> Int in
             nextId += 1
             pending[nextId] = Pending(duration: duration, timer: timer)

@@ -1,4 +1,5 @@
 @testable import BirdRealtime
+import BmobRealtime
 import Foundation
 import BmobWire
 import Testing
@@ -24,7 +25,7 @@ struct BirdConnectionStateMachineTests {
         actions.compactMap { if case .send(_, let text) = $0 { text } else { nil } }
     }
 
-    private func reconnectDelay(_ actions: [Action]) -> Duration? {
+    private func reconnectDelay(_ actions: [Action]) -> RealtimeDuration? {
         for action in actions {
             if case .startTimer(.reconnect, _, let delay) = action { return delay }
         }
@@ -192,12 +193,12 @@ struct BirdConnectionStateMachineTests {
         let unit = LockedUnit(1)
         var machine = Machine(jitter: { unit.value })
         _ = machine.connect()
-        var delays: [Duration] = []
+        var delays: [RealtimeDuration] = []
         for attempt in 1...8 {
             delays.append(reconnectDelay(machine.transportOpenFailed(attempt: attempt))!)
             _ = machine.timerFired(.reconnect, attempt: attempt)
         }
-        #expect(delays == [1, 2, 4, 8, 16, 30, 30, 30].map { Duration.seconds($0) })
+        #expect(delays == [1, 2, 4, 8, 16, 30, 30, 30].map { RealtimeDuration.seconds($0) })
         unit.value = 0
         #expect(reconnectDelay(machine.transportOpenFailed(attempt: 9)) == .seconds(1))
         _ = machine.timerFired(.reconnect, attempt: 9)

@@ -53,7 +53,7 @@ struct BirdRealtimeDriverTests {
             }
             edge.clock.fire(.reconnect)
         }
-        #expect(edge.clock.durations(.reconnect) == [1, 2, 4, 8, 16, 30, 30].map { Duration.seconds($0) })
+        #expect(edge.clock.durations(.reconnect) == [1, 2, 4, 8, 16, 30, 30].map { RealtimeDuration.seconds($0) })
         edge.connectionsFail = false
         let transport = try await edge.transport(7)
         transport.establish()

@@ -9,7 +9,7 @@ struct BirdReconnectBackoffTests {
     @Test("the cap doubles from 1 s per failure and stops at 30 s")
     func caps() {
         let caps = (1...8).map { backoff.cap(afterFailures: $0) }
-        #expect(caps == [1, 2, 4, 8, 16, 30, 30, 30].map { Duration.seconds($0) })
+        #expect(caps == [1, 2, 4, 8, 16, 30, 30, 30].map { RealtimeDuration.seconds($0) })
         #expect(backoff.cap(afterFailures: 10_000) == .seconds(30))
     }
 

@@ -30,7 +30,11 @@ struct BmobEventDriverTests {
         let transport = try await server.transport(0)
         #expect(server.handshakes.map(\.absoluteString) == ["http://127.0.0.1:3010/socket.io/1/?t=1700000000000"])
         #expect(transport.url?.absoluteString == "ws://127.0.0.1:3010/socket.io/1/websocket/sid1")
-        #expect(transport.headers == [HTTPField(name: "Origin", value: "http://127.0.0.1:3010")])
+        #expect(
+            transport.headers == [
+                HTTPField(name: "Origin", value: "http://127.0.0.1:3010"),
+                HTTPField(name: "User-Agent", value: BmobUserAgent.product),
+            ])
         #expect(!event.isConnected)
         #expect(transport.sent.isEmpty)
 

@@ -24,7 +24,7 @@ final class FakeRealtimeServer: @unchecked Sendable {
     var transports: [FakeWebSocketTransport] { lock.withLock { madeTransports } }
     var handshakes: [URL] { lock.withLock { handshakeURLs } }
 
-    func environment(reconnectDelay: Duration = .milliseconds(100)) -> BmobEventEnvironment {
+    func environment(reconnectDelay: RealtimeDuration = .milliseconds(100)) -> BmobEventEnvironment {
         BmobEventEnvironment(
             resolveApp: { [self] () throws(BmobEventFailure) in
                 guard lock.withLock({ initialized }) else { throw .notInitialized }

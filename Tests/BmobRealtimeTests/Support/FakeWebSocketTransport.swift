@@ -16,7 +16,7 @@ final class FakeWebSocketTransport: WebSocketTransport, @unchecked Sendable {
     private var isClosed = false
 
     func connect(
-        to url: URL, headers: [HTTPField], timeout: Duration, onEvent: @escaping @Sendable (WebSocketTransportEvent) -> Void
+        to url: URL, headers: [HTTPField], timeout: RealtimeDuration, onEvent: @escaping @Sendable (WebSocketTransportEvent) -> Void
     ) async throws {
         lock.withLock {
             self.url = url

@@ -169,7 +169,7 @@ struct POSIXWebSocketTransportTests {
         let peer = try await PythonPeer(script: "raw_websocket_peer.py")
         defer { peer.stop() }
         let recorder = TransportRecorder()
-        func failure(_ url: String, timeout: Duration = .seconds(20)) async -> WebSocketTransportError? {
+        func failure(_ url: String, timeout: RealtimeDuration = .seconds(20)) async -> WebSocketTransportError? {
             do {
                 try await POSIXWebSocketTransport().connect(
                     to: URL(string: url)!, headers: [], timeout: timeout, onEvent: recorder.handler)

@@ -1,3 +1,4 @@
+import BmobRealtime
 import BmobServer
 import BmobTesting
 import BmobWire

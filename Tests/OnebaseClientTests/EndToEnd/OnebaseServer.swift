@@ -1,5 +1,6 @@
 import BmobServer
 import BmobTesting
+import BmobRealtime
 import BmobWire
 import Foundation
 #if canImport(FoundationNetworking)

@@ -1,3 +1,4 @@
+import BmobRealtime
 import BmobTesting
 import BmobWire
 import Foundation

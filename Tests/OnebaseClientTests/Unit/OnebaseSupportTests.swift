@@ -29,7 +29,7 @@ struct OnebaseSupportTests {
     @Test("backoff: caps 1, 2, 4, 8, 16, 16 s; the wait lies between half the cap and the cap")
     func backoff() {
         let backoff = OnebaseReconnectBackoff()
-        #expect((1...6).map { backoff.cap(afterFailures: $0) } == [1, 2, 4, 8, 16, 16].map { Duration.seconds($0) })
+        #expect((1...6).map { backoff.cap(afterFailures: $0) } == [1, 2, 4, 8, 16, 16].map { RealtimeDuration.seconds($0) })
         #expect(backoff.delay(afterFailures: 3, unit: 0) == .seconds(2))
         #expect(backoff.delay(afterFailures: 3, unit: 1) == .seconds(4))
         #expect(backoff.delay(afterFailures: 1, unit: .nan) == .milliseconds(500))

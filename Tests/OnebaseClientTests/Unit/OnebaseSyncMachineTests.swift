@@ -1,3 +1,4 @@
+import BmobRealtime
 import BmobWire
 import Foundation
 @testable import OnebaseClient

@@ -29,11 +29,11 @@ package final class URLSessionWebSocketTransport: NSObject, WebSocketTransport, 
 
     /// Opens the task and waits for the server's 101; see ``WebSocketTransport/connect(to:headers:timeout:onEvent:)``.
     package func connect(
-        to url: URL, headers: [HTTPField], timeout: Duration,
+        to url: URL, headers: [HTTPField], timeout: RealtimeDuration,
         onEvent: @escaping @Sendable (WebSocketTransportEvent) -> Void
     ) async throws {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: seconds)
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout.timeInterval)
         for field in headers { request.addValue(field.value, forHTTPHeaderField: field.name) }
         let session = URLSession(configuration: .ephemeral, delegate: self, delegateQueue: nil)
         let task = session.webSocketTask(with: request)

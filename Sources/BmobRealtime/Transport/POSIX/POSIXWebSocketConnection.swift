@@ -56,10 +56,10 @@ final class POSIXWebSocketConnection {
     /// - Returns: the open connection.
     /// - Throws: ``WebSocketTransportError``.
     static func open(
-        endpoint: WebSocketEndpoint, headers: [HTTPField], timeout: Duration,
+        endpoint: WebSocketEndpoint, headers: [HTTPField], timeout: RealtimeDuration,
         configuration: POSIXWebSocketTransport.Configuration, queue: WebSocketCommandQueue
     ) throws(WebSocketTransportError) -> POSIXWebSocketConnection {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + .nanoseconds(timeout.nanoseconds)
         let socket = try TCPSocket.connect(
             host: endpoint.host, port: endpoint.port, deadline: deadline, wakePipe: queue.wakePipe,
             shouldStop: { queue.closeRequested })

@@ -45,7 +45,7 @@ package final class POSIXWebSocketTransport: WebSocketTransport, @unchecked Send
 
     /// Opens the connection on a new I/O thread; see ``WebSocketTransport/connect(to:headers:timeout:onEvent:)``.
     package func connect(
-        to url: URL, headers: [HTTPField], timeout: Duration,
+        to url: URL, headers: [HTTPField], timeout: RealtimeDuration,
         onEvent: @escaping @Sendable (WebSocketTransportEvent) -> Void
     ) async throws {
         let endpoint = try WebSocketEndpoint(url: url)

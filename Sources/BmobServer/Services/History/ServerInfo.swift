@@ -7,7 +7,7 @@ package enum ServerInfo {
     package static func publicDocument(server: ServerContext) -> JSONValue {
         let configuration = server.configuration
         return [
-            "version": .string(Server.version),
+            "version": .string(BmobVersion.current),
             "capabilities": ["objects", "queries", "users", "roles", "files", "functions", "realtime", "history"],
             "limits": [
                 "bodyBytes": .int(Int64(configuration.maxBodyBytes)),
