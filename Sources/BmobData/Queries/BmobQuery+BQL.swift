@@ -24,7 +24,7 @@ extension BmobQuery {
 
     /// Runs a BQL statistics statement (`sum`, `average`, `max`, `min`, `count(*)` with `group by` / `having`):
     /// one dictionary per group, with the group-by fields and `_sumScore`, `_avgScore`, `_maxScore`, `_minScore`,
-    /// `_count` as ``statistics()`` answers them.
+    /// `_count` as ``statistics()->[[String:Any]]`` answers them.
     ///
     /// ```swift
     /// let perPlayer = try await BmobQuery.statistics(bql: "select sum(score), count(*) from GameScore group by playerName")

@@ -13,7 +13,9 @@ import BmobIO
 ///    everything too.
 /// 4. A resolution that read the store before something was forgotten is not remembered (``generation``), so a
 ///    read racing a logout cannot put the ended session back.
-/// 5. At most ``capacity`` entries; a full cache is emptied rather than scanned.
+/// 5. At most ``capacity`` entries; a full cache is emptied rather than scanned. Expired entries are swept at most
+///    once per ``lifetimeMilliseconds``, when one is added to a cache of ``sweepThreshold`` or more, so that a
+///    steady stream of new sessions keeps about a lifetime's worth of entries instead of filling the cache.
 package final class SessionCache: Sendable {
     /// One resolved session.
     package struct Entry: Sendable, Equatable {
@@ -25,17 +27,28 @@ package final class SessionCache: Sendable {
         package var sessionExpiresAt: Int64
         /// When the entry is no longer trusted (milliseconds since 1970).
         package var validUntil: Int64
+
+        /// Makes an entry.
+        package init(userId: String, roles: Set<String>, sessionExpiresAt: Int64, validUntil: Int64) {
+            self.userId = userId
+            self.roles = roles
+            self.sessionExpiresAt = sessionExpiresAt
+            self.validUntil = validUntil
+        }
     }
 
     /// How long an entry is trusted.
     package static let lifetimeMilliseconds: Int64 = 5_000
     /// Entries kept at most.
     package static let capacity = 10_000
+    /// Below this many entries expired ones are left for lookups to drop.
+    package static let sweepThreshold = 256
 
     private let lock = Lock()
     // Invariant: `entries` and `forgets` are read and written only under `lock`.
     private nonisolated(unsafe) var entries: [String: Entry] = [:]
     private nonisolated(unsafe) var forgets: UInt64 = 0
+    private nonisolated(unsafe) var nextSweep: Int64 = 0
 
     /// An empty cache.
     package init() {}
@@ -60,11 +73,21 @@ package final class SessionCache: Sendable {
     /// Remembers a session resolved from a read that started at `generation`, unless something was forgotten
     /// since (rule 4).
     package func remember(tokenHash: String, _ entry: Entry, generation: UInt64) {
+        let now = entry.validUntil - Self.lifetimeMilliseconds
         lock.withLock {
             guard forgets == generation else { return }
+            if entries.count >= Self.sweepThreshold, now >= nextSweep {
+                entries = entries.filter { $0.value.validUntil > now && $0.value.sessionExpiresAt > now }
+                nextSweep = now + Self.lifetimeMilliseconds
+            }
             if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
             entries[tokenHash] = entry
         }
+    }
+
+    /// How many entries the cache holds, expired ones not yet swept included.
+    package var count: Int {
+        lock.withLock { entries.count }
     }
 
     /// Forgets one token.
