@@ -5,19 +5,8 @@ import Testing
 
 /// `GET /1/openapi.json`: built from the router's routes, so it cannot drift from them; served without keys.
 @Suite struct OpenAPIDocumentTests {
-    private func withServer(_ body: (TestServer) async throws -> Void) async throws {
-        let server = try await TestServer.start()
-        do {
-            try await body(server)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
-    }
-
     @Test func everyRESTRouteHasAnEntryAndEveryEntryARoute() async throws {
-        try await withServer { server in
+        try await withTestServer { server in
             let document = server.server.openAPI
             #expect(document.undocumented == [], "routes without an entry in RESTAPI")
             #expect(document.unrouted == [], "RESTAPI entries without a route")
@@ -45,7 +34,7 @@ import Testing
     /// Each operation's path parameters are exactly the path's `{names}`, operation ids are unique, every
     /// `$ref` names a component, and each operation answers its errors in the shared `Error` shape.
     @Test func theDocumentIsConsistent() async throws {
-        try await withServer { server in
+        try await withTestServer { server in
             let json = server.server.openAPI.json
             #expect(json["openapi"] == "3.1.0")
             let paths = try #require(json["paths"]?.objectValue)
@@ -80,7 +69,7 @@ import Testing
     }
 
     @Test func servedWithoutKeysAsJSONTheSameBytesEachTime() async throws {
-        try await withServer { server in
+        try await withTestServer { server in
             let first = try await server.request("GET", "/1/openapi.json")
             #expect(first.status == 200)
             #expect(first.headers["Content-Type"]?.hasPrefix("application/json") == true)
