@@ -77,9 +77,10 @@ class Server:
         fields = {}
         with open(f"/proc/{self.pid}/status") as handle:
             for line in handle:
-                if line.startswith(("VmRSS:", "RssAnon:")):
+                if line.startswith(("VmRSS:", "RssAnon:", "RssFile:", "RssShmem:")):
                     fields[line.split(":")[0]] = int(line.split()[1])
         return {"rss_kib": fields.get("VmRSS", 0), "anon_kib": fields.get("RssAnon", 0),
+                "file_kib": fields.get("RssFile", 0), "shmem_kib": fields.get("RssShmem", 0),
                 "scrypt_kib": self.scrypt_buffers_kib(),
                 "fds": len(os.listdir(f"/proc/{self.pid}/fd")), "cpu": cpu_seconds([self.pid])}
 
@@ -434,6 +435,11 @@ def soak(args):
                     last = readings[-1]
                     samples.append({"t": round(elapsed), "rss_kib": min(r["rss_kib"] for r in readings),
                                     "rss_outside_scrypt_kib": min(r["rss_kib"] - r["scrypt_kib"] for r in readings),
+                                    # What kind of pages: anonymous (heap, stacks) less scrypt's, the binary's and
+                                    # libraries' file pages, shared memory (SQLite's WAL index).
+                                    "anon_outside_scrypt_kib": min(r["anon_kib"] - r["scrypt_kib"] for r in readings),
+                                    "file_kib": min(r["file_kib"] for r in readings),
+                                    "shmem_kib": min(r["shmem_kib"] for r in readings),
                                     "rss_max_kib": max(r["rss_kib"] for r in readings), "fds": last["fds"],
                                     "cpu": last["cpu"], "data_bytes": server.data_bytes(),
                                     "load_1min": os.getloadavg()[0], **server.memory()})

@@ -6,7 +6,9 @@ import Testing
 /// document. Its generated requests (valid and invalid bodies, parameters and paths) are the REST door's hostile
 /// input. Bounded in examples per operation with a fixed seed, so a run is repeatable and takes about a minute;
 /// once, in the SQLite pass (the document and the doors do not depend on the engine).
-@Suite(.enabled(if: !TestPostgres.isSelected, "runs in the SQLite pass of make test"))
+/// The two runs go one after the other: each keeps a core busy for most of a minute, and side by side they
+/// starved the rest of the suite on two cores.
+@Suite(.serialized, .enabled(if: !TestPostgres.isSelected, "runs in the SQLite pass of make test"))
 struct OpenAPISchemathesisTests {
     /// Every check but `positive_data_acceptance`, which wants a schema-valid request to succeed: a valid request
     /// names data the generator cannot know (an objectId that exists, a code that was sent), and Bmob answers a

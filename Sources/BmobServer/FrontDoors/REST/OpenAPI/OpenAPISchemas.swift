@@ -148,7 +148,11 @@ package enum OpenAPISchemas {
                     "properties": {"type": {"type": "string"}, "targetClass": {"type": "string"}}
                   }
                 },
-                "indexes": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+                "indexes": {"type": "array", "items": {"oneOf": [
+                  {"type": "array", "items": {"type": "string"}, "description": "a plain index: its field paths"},
+                  {"type": "object", "required": ["fields", "unique"], "description": "a unique index",
+                   "properties": {"fields": {"type": "array", "items": {"type": "string"}}, "unique": {"const": true}}}
+                ]}},
                 "classLevelPermissions": {"type": "object"}
               }
             },
