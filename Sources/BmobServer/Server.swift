@@ -287,12 +287,10 @@ package final class Server: Sendable {
     /// since nobody is left to hear them.
     package func run() async {
         guard takeTeardown() else { return await closed() }
-        let trimmer = Task.detached(priority: .background) { await FreeMemoryTrimmer.run() }
         await withDiscardingTaskGroup { group in
             group.addTask { await self.feeds.run() }
             group.addTask {
                 await self.stopRequested()
-                trimmer.cancel()
                 await self.http.shutdown()
                 await self.admin?.shutdown()
                 await self.channels.stop()

@@ -206,17 +206,12 @@ static inline void CSystemShims_malloc_totals(size_t *in_use, size_t *mapped, si
     *mapped = info.hblkhd;
     *free_kept = info.fordblks;
 }
-
-/// Gives the arenas' free pages back to the kernel (`malloc_trim(0)`); 1 if any memory was released.
-static inline int CSystemShims_malloc_trim(void) { return malloc_trim(0); }
 #else
 static inline void CSystemShims_malloc_totals(size_t *in_use, size_t *mapped, size_t *free_kept) {
     *in_use = 0;
     *mapped = 0;
     *free_kept = 0;
 }
-
-static inline int CSystemShims_malloc_trim(void) { return 0; }
 #endif
 
 static const short CSystemShims_POLLIN = POLLIN;

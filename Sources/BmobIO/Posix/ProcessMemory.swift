@@ -28,15 +28,6 @@ package struct ProcessMemory: Sendable, Equatable {
             residentBytes: residentBytes(), mallocInUseBytes: inUse, mallocMappedBytes: mapped, mallocFreeKeptBytes: freeKept)
     }
 
-    /// Returns the allocator's free pages to the kernel. Freed memory otherwise stays resident in the arenas of
-    /// the threads that used it; a long-running server calls this now and then (it locks each arena briefly).
-    ///
-    /// - Returns: Whether any memory was released.
-    @discardableResult
-    package static func releaseFreeMemory() -> Bool {
-        CSystemShims_malloc_trim() == 1
-    }
-
     /// The second field of `/proc/self/statm` (resident pages) times the page size.
     private static func residentBytes() -> Int {
         let descriptor = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
