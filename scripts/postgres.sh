@@ -14,6 +14,14 @@
 # PostgreSQL refuses to run as root; as root the server runs as the `postgres` user the Debian package creates.
 set -euo pipefail
 
+# A test process may start this script with thousands of descriptors it did not mark close-on-exec (a library's
+# sockets, say); PostgreSQL counts what it inherits against its own limit and then refuses to start ("insufficient
+# file descriptors"). Nothing here needs more than standard input, output and error.
+for descriptor in /proc/$$/fd/*; do
+    number="${descriptor##*/}"
+    if [ "$number" -gt 2 ] 2>/dev/null; then eval "exec $number>&-" 2>/dev/null || true; fi
+done
+
 command="${1:-}"
 dir="${2:-${BMOB_POSTGRES_DIR:-/tmp/bmob-postgres-$(id -u)}}"
 port="${BMOB_POSTGRES_PORT:-55432}"
